@@ -1,0 +1,18 @@
+import type { Usage } from '../model/types';
+
+/** Everything a session reports while it runs; the host and CLI render these. */
+export type AgentEvent =
+  | { type: 'turn.start'; sessionId: string; turn: number; prompt: string }
+  | { type: 'round.start'; sessionId: string; round: number }
+  | { type: 'text.delta'; sessionId: string; text: string }
+  | { type: 'tool.call'; sessionId: string; callId: string; tool: string; args: string }
+  | { type: 'tool.output'; sessionId: string; callId: string; chunk: string }
+  | { type: 'tool.result'; sessionId: string; callId: string; tool: string; ok: boolean; summary: string; errorCode?: string }
+  | { type: 'tools.loaded'; sessionId: string; tools: string[] }
+  | { type: 'usage'; sessionId: string; round: number; usage: Usage }
+  | { type: 'retry'; sessionId: string; attempt: number; delayMs: number; reason: string }
+  | { type: 'loop.suspected'; sessionId: string; tool: string; count: number }
+  | { type: 'error'; sessionId: string; message: string; kind?: string }
+  | { type: 'turn.end'; sessionId: string; reason: 'done' | 'cancelled' | 'max_rounds' | 'error'; rounds: number };
+
+export type AgentEventListener = (e: AgentEvent) => void;

@@ -1,0 +1,31 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { SettingsSource } from './load';
+
+/** The user's Snowpea home (`~/.snowpea`), overridable with SNOWPEA_HOME for tests and scripted use. */
+export function snowpeaHome(): string {
+  return process.env.SNOWPEA_HOME || path.join(os.homedir(), '.snowpea');
+}
+
+/** Reads a JSON settings file as a source; a missing file is an empty source, a broken one an issue-carrying source. */
+export function readSettingsFile(name: string, file: string): SettingsSource & { error?: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { name, values: undefined };
+  }
+  try {
+    return { name, values: JSON.parse(text) };
+  } catch (e) {
+    return { name, values: undefined, error: `settings file ${file} is not valid JSON: ${(e as Error).message}` };
+  }
+}
+
+/** The file sources in decisions.md order: user file, then workspace file. */
+export function fileSources(workspaceRoot: string | undefined): Array<SettingsSource & { error?: string }> {
+  const out = [readSettingsFile('user settings (~/.snowpea/settings.json)', path.join(snowpeaHome(), 'settings.json'))];
+  if (workspaceRoot) out.push(readSettingsFile('workspace settings (.snowpea/settings.json)', path.join(workspaceRoot, '.snowpea', 'settings.json')));
+  return out;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * The one schema of every Snowpea setting. Keys are the seed's dotted keys
+ * (`tools.repeatGuard`); VS Code exposes each as `snowpea.<key>`, settings files
+ * may nest them (`{"tools": {"repeatGuard": false}}`) or write them flat.
+ * package.json's contributes.configuration is generated from this table
+ * (scripts/sync-config.ts) and a unit test fails when the two disagree.
+ */
+export interface SettingDef<T extends z.ZodType = z.ZodType> {
+  schema: T;
+  default: z.infer<T>;
+  description: string;
+  /** Settings a workspace may not set in an untrusted workspace. */
+  restricted?: boolean;
+}
+
+function def<T extends z.ZodType>(schema: T, dflt: z.infer<T>, description: string, restricted = false): SettingDef<T> {
+  return { schema, default: dflt, description, restricted };
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
+const nullableInt = (min: number, max = Number.MAX_SAFE_INTEGER) => int(min, max).nullable();
+
+export const settingDefs = {
+  'tools.repeatGuard': def(z.boolean(), true, 'Stop loops and redundant reads: re-read stubs, identical-call warnings and refusals, loop suspicion.'),
+  'tools.deferred': def(z.boolean(), true, 'Send only core tools eagerly and defer the rest (loaded on demand with tool_search). Set to false to send all schemas every round.'),
+  'tools.eager': def(z.array(z.string().min(1)), [] as string[], 'Tool names to always send eagerly, such as a frequently used MCP tool.'),
+  'tools.outputMaxChars': def(int(1000, 1_000_000), 20_000, 'Most characters of shell/execute_code output the model sees (head and tail kept; the full output is saved to a file).'),
+  'tools.readMaxLines': def(int(10, 100_000), 2000, 'Default number of lines read_file returns before asking the model to page with offset/limit.'),
+  'tools.shellTimeoutS': def(int(1, 86_400), 120, 'Default timeout in seconds for shell and execute_code; the whole process tree is killed when it passes.'),
+  'agent.pruneToolOutputs': def(z.boolean(), true, 'Replace old tool outputs with stubs in outgoing requests. Set to false to send all results verbatim.'),
+  'agent.keepToolRounds': def(int(0, 10_000), 6, 'Number of recent tool rounds kept intact before pruning kicks in.'),
+  'agent.maxRounds': def(int(1, 10_000), 50, 'Most model rounds in one turn before the turn stops with a message.'),
+  'agent.contextFileMaxChars': def(nullableInt(100), null as number | null, 'Per-file cap for project instruction files (null: derived from the model context window, clamped to 20,000..500,000; 8,000.. for windows of 32k tokens or less).'),
+  'agent.contextFilesMaxChars': def(nullableInt(100), null as number | null, 'Cap for the whole # Project Context block (null: derived from the model context window, clamped to 12,000..120,000).'),
+  'agent.ignoreContextFiles': def(z.boolean(), false, 'Skip project instruction files (AGENTS.md, CLAUDE.md, .snowpea/instructions.md, .cursorrules) entirely.'),
+  'agents.childContext': def(z.enum(['lean', 'full']), 'lean' as 'lean' | 'full', 'Context given to delegated subagents: "lean" (brief, root instructions only, no memory or skills index) or "full" (the parent\'s whole prompt context).'),
+  'skills.protectRecentViews': def(int(0, 1000), 3, 'Number of most recent skill_view results kept whole in outgoing requests; older ones become reload pointers.'),
+  'model.provider': def(z.enum(['openai-compatible', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint, or the editor\'s language models (vscode.lm).'),
+  'model.baseUrl': def(z.string().url(), 'https://api.openai.com/v1', 'Base URL of the OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, ...).', true),
+  'model.name': def(z.string().min(1), 'gpt-4.1-mini', 'Model name sent to the endpoint.'),
+  'model.contextWindow': def(nullableInt(1024), null as number | null, 'Context window of the model in tokens (null: from the built-in table, or a conservative default).'),
+  'model.supportsImages': def(z.boolean().nullable(), null as boolean | null, 'Whether the model accepts images (null: from the built-in table).'),
+  'model.maxOutputTokens': def(nullableInt(1), null as number | null, 'Most tokens the model may answer with per round (null: the endpoint default).'),
+  'model.requestTimeoutS': def(int(1, 3600), 120, 'Seconds to wait for a model response (first byte and between stream chunks) before the request fails.'),
+  'model.maxRetries': def(int(0, 10), 3, 'Retries on 408/409/429/5xx and network errors, with backoff that honours Retry-After.'),
+  'approvals.autoApprove': def(z.array(z.string().min(1)), [] as string[], 'Tool names or permission tags (write, exec, network, interact) that run without asking. Protected paths (.vscode/, .git/, .snowpea/, MCP configs, .env*, outside the workspace) always ask.'),
+  'browser.executablePath': def(z.string().min(1).nullable(), null as string | null, 'Chromium/Chrome/Edge to drive (null: found on PATH and the usual install locations).'),
+  'browser.headless': def(z.boolean(), true, 'Run the browser without a window.'),
+  'browser.cdpUrl': def(z.string().url().nullable(), null as string | null, 'Connect to an already running browser over CDP instead of launching one.'),
+  'browser.privateNetwork': def(z.enum(['allow', 'typed-only', 'deny']), 'allow' as 'allow' | 'typed-only' | 'deny', 'Loopback and LAN addresses: allow, allow only addresses the user typed in the conversation, or deny. Cloud-metadata addresses are always refused.'),
+  'images.maxFileBytes': def(int(1), 20 * 1024 * 1024, 'Largest image accepted into the attachment store, in bytes.'),
+  'images.maxDimension': def(int(64, 16_384), 2048, 'Longest side, in pixels, of an image sent to the model; larger images are downscaled.'),
+  'images.maxBytes': def(int(1024), 5 * 1024 * 1024, 'Largest image sent to the model, in bytes; larger images are re-encoded smaller.'),
+  'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}.', true),
+  'mcp.callTimeoutS': def(int(1, 3600), 60, 'Seconds an MCP tool call may take before it fails with a timeout.'),
+  'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
+  'log.level': def(z.enum(['error', 'warn', 'info', 'debug']), 'info' as 'error' | 'warn' | 'info' | 'debug', 'Log detail. Prompts and tool outputs are logged only at debug.'),
+} as const;
+
+export type SettingKey = keyof typeof settingDefs;
+export type Settings = { -readonly [K in SettingKey]: z.infer<(typeof settingDefs)[K]['schema']> };
+
+export const settingKeys = Object.keys(settingDefs) as SettingKey[];
+
+/** The whole settings object as one zod schema (every key present after merging). */
+export const settingsSchema = z.object(
+  Object.fromEntries(settingKeys.map((k) => [k, settingDefs[k].schema])) as { [K in SettingKey]: (typeof settingDefs)[K]['schema'] },
+);
+
+export function defaultSettings(): Settings {
+  const out: Record<string, unknown> = {};
+  for (const k of settingKeys) out[k] = structuredClone(settingDefs[k].default);
+  return out as Settings;
+}

@@ -1,0 +1,123 @@
+import type { z } from 'zod';
+import type { ContentPart, ImageRef } from '../agent/messages';
+import type { Settings } from '../settings/schema';
+
+/** Permission tags, shown to the user and used by the approver. */
+export type Permission = 'read' | 'write' | 'exec' | 'network' | 'interact' | 'agent';
+
+export type ToolErrorCode =
+  | 'repeat_blocked'
+  | 'policy_blocked'
+  | 'not_found'
+  | 'invalid_arguments'
+  | 'vision_unsupported'
+  | 'timeout'
+  | 'cancelled'
+  | 'denied'
+  | 'binary_file'
+  | 'too_large'
+  | 'mode_blocked'
+  | 'unknown_tool'
+  | 'failed';
+
+export interface ToolError {
+  code: ToolErrorCode;
+  message: string;
+}
+
+/** What a tool returns. `content` is what the model reads; images ride separately and never as base64 in text. */
+export interface ToolResult {
+  ok: boolean;
+  content: string;
+  error?: ToolError;
+  /** Images to attach to the conversation after this round (view_image, screenshots, MCP images). */
+  images?: ImageRef[];
+  /** read_file: the content hash of what was read (editor text when open), for the repeat guard. */
+  sha256?: string;
+  /** read_file: the resolved real path and the number of lines of the whole file. */
+  realPath?: string;
+  totalLines?: number;
+}
+
+export function okResult(content: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { ok: true, content, ...extra };
+}
+
+/** The model sees the code verbatim in the text, so it can react to it. */
+export function errorResult(code: ToolErrorCode, message: string): ToolResult {
+  return { ok: false, content: `error (${code}): ${message}`, error: { code, message } };
+}
+
+/** What a file read returns: the editor's text when the file is open there (unsaved edits included), else the disk's. */
+export interface FileReadResult {
+  bytes: Uint8Array;
+  /** sha256 hex of the bytes returned. */
+  sha256: string;
+  fromEditor: boolean;
+}
+
+export interface FileReader {
+  read(absPath: string, signal?: AbortSignal): Promise<FileReadResult>;
+}
+
+export interface ApprovalRequest {
+  tool: string;
+  permission: Permission;
+  /** One line describing what will happen ("run: npm test", "write src/a.ts"). */
+  summary: string;
+  /** Why this always asks (protected path, outside the workspace), if it does. */
+  reason?: string;
+  /** True when auto-approve settings must not skip this request. */
+  alwaysAsk: boolean;
+}
+
+export type ApprovalDecision = 'allow' | 'deny';
+
+export interface Approver {
+  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+export interface SessionInfo {
+  id: string;
+  mode: string;
+  role: string;
+  isSubagent: boolean;
+}
+
+export interface ToolContext {
+  workspaceRoot: string;
+  fileReader: FileReader;
+  approver: Approver;
+  signal: AbortSignal;
+  settings: Settings;
+  session: SessionInfo;
+  /** Streams partial output (shell) to the UI; the model sees only the final result. */
+  onOutput?(chunk: string): void;
+  /** Where a tool may keep files for this session (full shell outputs, attachments). */
+  scratchDir: string;
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, mcp:<server>). */
+  group: string;
+  permission: Permission;
+  /** One line for lists and the tools tree. */
+  summary: string;
+  /** What the model reads in the tool schema. */
+  description: string;
+  input: S;
+  /** Sent every round (eager) or loaded on demand through tool_search (deferred). */
+  deferred: boolean;
+  /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
+  describeCall?(args: z.infer<S>): string;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodType>(t: ToolDefinition<S>): ToolDefinition<S> {
+  return t;
+}
+
+export type AnyTool = ToolDefinition<z.ZodType>;
+
+export type { ContentPart };
