@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * The runtime schema of an agent event as the host forwards it to the webview. It mirrors
+ * `AgentEvent` in extension/core/agent/events.ts; agent-event-compat.ts fails the typecheck
+ * when the two drift apart.
+ */
+
+const sessionId = z.string();
+
+export const usageSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+});
+
+export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
+
+export const agentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
+  z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
+  z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
+  z.object({ type: z.literal('tool.call'), sessionId, callId: z.string(), tool: z.string(), args: z.string() }),
+  z.object({ type: z.literal('tool.output'), sessionId, callId: z.string(), chunk: z.string() }),
+  z.object({
+    type: z.literal('tool.result'),
+    sessionId,
+    callId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    summary: z.string(),
+    errorCode: z.string().optional(),
+  }),
+  z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
+  z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
+  z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
+  z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
+  z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
+  z.object({ type: z.literal('turn.end'), sessionId, reason: z.enum(turnEndReasons), rounds: z.number().int() }),
+]);
+
+export type AgentEventMessage = z.infer<typeof agentEventSchema>;
+export type AgentEventType = AgentEventMessage['type'];
+export type UsageMessage = z.infer<typeof usageSchema>;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { agentEventSchema } from './agent-event';
+
+/** Messages the extension host posts to the webview. */
+
+/** An image as the transcript remembers it: metadata only, the bytes stay in the host's attachment store. */
+export const imageMetaSchema = z.object({
+  name: z.string(),
+  mime: z.string(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+});
+
+/** One stored message of a session, replayed on resume or after the webview reloaded. */
+export const transcriptEntrySchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional() }),
+  z.object({ role: z.literal('assistant'), text: z.string() }),
+  z.object({
+    role: z.literal('tool'),
+    callId: z.string(),
+    tool: z.string(),
+    /** The arguments as the model sent them (a JSON string, possibly malformed). */
+    args: z.string(),
+    /** The tool's one-line summary of what it did. */
+    summary: z.string(),
+    /** The result as the model saw it. Absent while the call has not finished. */
+    result: z.string().optional(),
+    /** Absent while the call has not finished. */
+    ok: z.boolean().optional(),
+    errorCode: z.string().optional(),
+  }),
+]);
+
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('init'),
+    sessionId: z.string(),
+    title: z.string(),
+    model: z.string(),
+    /** Tools loaded in this session (eager plus deferred ones loaded so far). */
+    loadedTools: z.array(z.string()),
+    workspaceTrusted: z.boolean(),
+    /** No usable model endpoint yet: the webview shows a setup card instead of failing on send. */
+    setupNeeded: z.boolean(),
+    /** A turn is in progress (the webview reloaded mid-stream); events for it follow. */
+    running: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('event'), event: agentEventSchema }),
+  z.object({ type: z.literal('transcript'), sessionId: z.string(), entries: z.array(transcriptEntrySchema) }),
+  z.object({
+    type: z.literal('approval.request'),
+    id: z.string(),
+    tool: z.string(),
+    summary: z.string(),
+    /** Why approval is needed, e.g. a protected path. */
+    reason: z.string().optional(),
+  }),
+  z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+export type HostMessageType = HostMessage['type'];
+export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
+export type ImageMeta = z.infer<typeof imageMetaSchema>;

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import {
+  dispatch,
+  parseHostMessage,
+  parseWebviewMessage,
+  type AgentEventMessage,
+  type HandlerTable,
+  type WebviewMessage,
+} from '../../../extension/protocol';
+import type { AgentEvent } from '../../../extension/core/agent/events';
+
+/** One example of every core event; typed as the core's AgentEvent so drift fails the typecheck too. */
+const everyEvent: AgentEvent[] = [
+  { type: 'turn.start', sessionId: 's', turn: 1, prompt: 'hi' },
+  { type: 'round.start', sessionId: 's', round: 1 },
+  { type: 'text.delta', sessionId: 's', text: 'Hel' },
+  { type: 'tool.call', sessionId: 's', callId: 'c1', tool: 'read_file', args: '{"path":"a.ts"}' },
+  { type: 'tool.output', sessionId: 's', callId: 'c1', chunk: 'line' },
+  { type: 'tool.result', sessionId: 's', callId: 'c1', tool: 'read_file', ok: false, summary: 'not found', errorCode: 'ENOENT' },
+  { type: 'tools.loaded', sessionId: 's', tools: ['git_diff', 'git_commit'] },
+  { type: 'usage', sessionId: 's', round: 1, usage: { promptTokens: 10, completionTokens: 2, cachedTokens: 8 } },
+  { type: 'retry', sessionId: 's', attempt: 1, delayMs: 500, reason: '429' },
+  { type: 'loop.suspected', sessionId: 's', tool: 'read_file', count: 3 },
+  { type: 'error', sessionId: 's', message: 'boom', kind: 'server' },
+  { type: 'turn.end', sessionId: 's', reason: 'done', rounds: 2 },
+];
+
+const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+describe('protocol: message schemas', () => {
+  it('accepts every core agent event inside an `event` message, unchanged', () => {
+    for (const event of everyEvent) {
+      const r = parseHostMessage({ type: 'event', event });
+      assert.ok(r.ok, `rejected ${event.type}: ${!r.ok && r.error}`);
+      assert.deepEqual(r.msg, { type: 'event', event });
+    }
+  });
+
+  it('accepts the other host messages', () => {
+    const msgs = [
+      { type: 'init', sessionId: 's', title: 'New chat', model: 'gpt-x', loadedTools: ['read_file'], workspaceTrusted: true, setupNeeded: false },
+      {
+        type: 'transcript',
+        sessionId: 's',
+        entries: [
+          { role: 'user', text: 'hi', images: [{ name: 'a.png', mime: 'image/png', width: 1, height: 1 }] },
+          { role: 'assistant', text: '**hello**' },
+          { role: 'tool', callId: 'c1', tool: 'read_file', args: '{}', summary: 'read a.ts', result: '...', ok: true },
+          { role: 'tool', callId: 'c2', tool: 'bash', args: '{}', summary: 'running' },
+        ],
+      },
+      { type: 'approval.request', id: 'a1', tool: 'write_file', summary: 'write .env', reason: 'protected path' },
+      { type: 'ask.request', id: 'q1', question: 'Which?', choices: ['a', 'b'] },
+      { type: 'error', message: 'no endpoint' },
+    ];
+    for (const m of msgs) {
+      const r = parseHostMessage(m);
+      assert.ok(r.ok, `rejected ${m.type}: ${!r.ok && r.error}`);
+    }
+  });
+
+  it('rejects bad host messages with an error that names the message and the field', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [null, /invalid host message \(object\)/],
+      ['hello', /\(string\)/],
+      [{ type: 'nope' }, /\(nope\)/],
+      [{ type: 'event', event: { type: 'text.delta', sessionId: 's', text: 42 } }, /event\.text/],
+      [{ type: 'event', event: { type: 'turn.end', sessionId: 's', reason: 'bored', rounds: 1 } }, /event\.reason/],
+      [{ type: 'approval.request', id: 'a', tool: 't' }, /summary/],
+    ];
+    for (const [x, re] of cases) {
+      const r = parseHostMessage(x);
+      assert.equal(r.ok, false, `accepted ${JSON.stringify(x)}`);
+      assert.match(!r.ok ? r.error : '', re);
+    }
+  });
+
+  it('accepts the webview messages and strips unknown fields', () => {
+    const msgs: WebviewMessage[] = [
+      { type: 'ready' },
+      { type: 'send', text: 'hello' },
+      { type: 'send', text: '', images: [{ name: 'p.png', mime: 'image/png', dataBase64: tinyPng, width: 1, height: 1 }] },
+      { type: 'stop' },
+      { type: 'newChat' },
+      { type: 'approval.reply', id: 'a1', decision: 'allowAlways' },
+      { type: 'ask.reply', id: 'q1', answer: 'b' },
+    ];
+    for (const m of msgs) assert.deepEqual(parseWebviewMessage(m), { ok: true, msg: m });
+    assert.deepEqual(parseWebviewMessage({ type: 'stop', extra: 1 }), { ok: true, msg: { type: 'stop' } });
+  });
+
+  it('rejects bad webview messages', () => {
+    const bad: unknown[] = [
+      { type: 'send', text: '   ' },
+      { type: 'send', text: 'x', images: [{ name: 'p', mime: 'text/plain', dataBase64: tinyPng, width: 1, height: 1 }] },
+      { type: 'send', text: 'x', images: [{ name: 'p', mime: 'image/png', dataBase64: `data:image/png;base64,${tinyPng}`, width: 1, height: 1 }] },
+      { type: 'send', text: 'x', images: [{ name: 'p', mime: 'image/png', dataBase64: tinyPng, width: 0, height: 1 }] },
+      { type: 'approval.reply', id: 'a1', decision: 'maybe' },
+      { type: 'ask.reply', id: 'q1' },
+      { typ: 'ready' },
+      { type: 'send' },
+    ];
+    for (const x of bad) assert.equal(parseWebviewMessage(x).ok, false, `accepted ${JSON.stringify(x)}`);
+  });
+
+  it('dispatches through a handler table by message type', () => {
+    const seen: string[] = [];
+    const handlers: HandlerTable<AgentEventMessage, string, string[]> = {
+      'turn.start': (e, log) => (log.push(`start ${e.prompt}`), 'a'),
+      'round.start': () => 'b',
+      'text.delta': (e, log) => (log.push(`text ${e.text}`), 'c'),
+      'tool.call': () => 'd',
+      'tool.output': () => 'e',
+      'tool.result': () => 'f',
+      'tools.loaded': () => 'g',
+      usage: () => 'h',
+      retry: () => 'i',
+      'loop.suspected': () => 'j',
+      error: () => 'k',
+      'turn.end': () => 'l',
+    };
+    assert.equal(dispatch(handlers, everyEvent[0] as AgentEventMessage, seen), 'a');
+    assert.equal(dispatch(handlers, everyEvent[2] as AgentEventMessage, seen), 'c');
+    assert.deepEqual(seen, ['start hi', 'text Hel']);
+  });
+});
