@@ -1,0 +1,143 @@
+/**
+ * Turns whatever a model request threw (SDK errors, fetch/socket errors, our own timeout
+ * and cut detection) into a ModelError whose message a user can act on: it names the
+ * endpoint and the model, and never contains the API key.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ModelError, type ModelErrorKind } from './types';
+import { retryAfterMs } from './retry';
+
+export interface ErrorContext {
+  /** The endpoint as shown to users (see displayEndpoint). */
+  endpoint: string;
+  model: string;
+  apiKey: string;
+  timeoutS: number;
+}
+
+/** What went wrong in one attempt, as seen by the attempt itself. */
+export interface AttemptState {
+  /** The user's signal aborted. */
+  cancelled: boolean;
+  /** Our first-byte or idle timer fired. */
+  timedOut: boolean;
+  /** The HTTP response had started (status 200 received). */
+  started: boolean;
+  /** Text has been handed to handlers.onText. */
+  emitted: boolean;
+}
+
+export interface Failure {
+  error: ModelError;
+  /** Worth another attempt, if nothing has been streamed yet. */
+  retryable: boolean;
+  /** The server's Retry-After, in ms. */
+  retryAfterMs: number | null;
+}
+
+/** The stream ended cleanly but without a finish reason or usage: the answer is incomplete. */
+export class IncompleteStreamError extends Error {}
+
+/** Base URL without credentials, query or trailing slash: safe to show and log. */
+export function displayEndpoint(baseUrl: string): string {
+  try {
+    const u = new URL(baseUrl);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString().replace(/\/+$/, '');
+  } catch {
+    return baseUrl.replace(/\/\/[^/@]*@/, '//').replace(/[?#].*$/, '');
+  }
+}
+
+/** Removes the key, and anything shaped like a secret key, from text that came from a server. */
+export function scrubSecrets(text: string, apiKey: string): string {
+  let out = text;
+  if (apiKey.length >= 4) out = out.split(apiKey).join('[redacted]');
+  return out.replace(/\b(sk|pk|rk|key)-[A-Za-z0-9_*.-]{8,}/g, '[redacted]').replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+}
+
+const contextPattern =
+  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|input is too long|reduce the length of the messages|maximum (input|prompt) length|exceeds? the (model'?s? )?(max|maximum|token) /i;
+
+/** A 400-class reply that says the request does not fit the model's context window. */
+export function isContextLengthError(status: number | undefined, code: unknown, message: string): boolean {
+  if (status !== undefined && ![400, 413, 422].includes(status)) return false;
+  return code === 'context_length_exceeded' || code === 'string_above_max_length' || contextPattern.test(message);
+}
+
+function serverDetail(e: APIError): string {
+  const body = e.error as { message?: unknown } | undefined;
+  const raw = typeof body?.message === 'string' ? body.message : e.message.replace(/^\d{3}\s*/, '');
+  return raw.trim();
+}
+
+function causeText(e: unknown): string {
+  let cur: unknown = e;
+  const parts: string[] = [];
+  for (let i = 0; i < 4 && cur instanceof Error; i++) {
+    const code = (cur as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${code}: ${cur.message}` : cur.message);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return parts.filter((p, i) => p && parts.indexOf(p) === i).join(' <- ');
+}
+
+function httpFailure(e: APIError, ctx: ErrorContext): Failure {
+  const status = e.status as number | undefined;
+  const at = `the model endpoint ${ctx.endpoint} (model "${ctx.model}")`;
+  const detail = scrubSecrets(serverDetail(e), ctx.apiKey);
+  const said = detail ? `; the server said: ${detail}` : '';
+  const make = (kind: ModelErrorKind, message: string, retryable = false): Failure => ({
+    error: new ModelError(kind, message, status),
+    retryable,
+    retryAfterMs: retryAfterMs(e.headers),
+  });
+  if (isContextLengthError(status, e.code, detail)) {
+    return make('context_length', `The request does not fit the context window of model "${ctx.model}" at ${ctx.endpoint}${said}`);
+  }
+  if (status === undefined) return make('server', `The stream from ${at} reported an error${said}`, true);
+  if (status === 401) return make('auth', `Authentication failed (HTTP 401) at ${at}: check the API key for this endpoint${said}`);
+  if (status === 403) return make('auth', `Access denied (HTTP 403) at ${at}: the API key may lack permission for this model${said}`);
+  if (status === 404) {
+    return make('not_found', `Not found (HTTP 404) at ${at}: the model name may be wrong, or the base URL is not an OpenAI-compatible endpoint (it usually ends in /v1)${said}`);
+  }
+  if (status === 429) {
+    if (e.code === 'insufficient_quota') return make('rate_limited', `Quota exhausted (HTTP 429) at ${at}${said}`);
+    return make('rate_limited', `Rate limited (HTTP 429) by ${at}${said}`, true);
+  }
+  if (status === 408) return make('timeout', `Request timed out (HTTP 408) at ${at}${said}`, true);
+  if (status === 409 || status >= 500) return make('server', `Server error (HTTP ${status}) at ${at}${said}`, true);
+  return make('bad_request', `Request rejected (HTTP ${status}) by ${at}${said}`);
+}
+
+/** Classifies one failed attempt. */
+export function classifyFailure(e: unknown, state: AttemptState, ctx: ErrorContext): Failure {
+  const at = `the model endpoint ${ctx.endpoint} (model "${ctx.model}")`;
+  const plain = (kind: ModelErrorKind, message: string, retryable: boolean): Failure => ({
+    error: new ModelError(kind, scrubSecrets(message, ctx.apiKey)),
+    retryable,
+    retryAfterMs: null,
+  });
+  if (e instanceof ModelError) return { error: e, retryable: false, retryAfterMs: null };
+  if (state.cancelled) return plain('cancelled', `The request to ${at} was cancelled.`, false);
+  if (state.timedOut || e instanceof APIConnectionTimeoutError) {
+    return state.started
+      ? plain('timeout', `${at} went silent for more than ${ctx.timeoutS}s in the middle of its answer (model.requestTimeoutS).`, true)
+      : plain('timeout', `No response from ${at} within ${ctx.timeoutS}s (model.requestTimeoutS).`, true);
+  }
+  if (e instanceof APIUserAbortError) return plain('cancelled', `The request to ${at} was aborted.`, false);
+  if (e instanceof APIConnectionError) return plain('network', `Could not reach ${at}: ${causeText(e.cause ?? e)}`, true);
+  if (e instanceof APIError) return httpFailure(e, ctx);
+  if (e instanceof IncompleteStreamError) {
+    return plain('stream_cut', `The stream from ${at} ended before the answer was complete (no finish reason).`, true);
+  }
+  if (state.started) {
+    const why = e instanceof SyntaxError ? `an unreadable chunk (${e.message})` : `the connection broke (${causeText(e)})`;
+    const when = state.emitted ? 'after part of the answer had streamed' : 'before any text arrived';
+    return plain('stream_cut', `The stream from ${at} was cut ${when}: ${why}.`, true);
+  }
+  return plain('network', `Request to ${at} failed: ${causeText(e)}`, true);
+}

@@ -1,0 +1,72 @@
+/**
+ * Folds Chat Completions stream chunks into one ModelResponse: text deltas concatenated,
+ * tool-call deltas assembled per index (parallel calls), usage and finish reason kept.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ModelResponse, ModelToolCall, Usage } from './types';
+
+interface PartialCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Usage fields some OpenAI-compatible providers add beside the standard ones. */
+type LooseUsage = NonNullable<ChatCompletionChunk['usage']> & { prompt_cache_hit_tokens?: number };
+
+export function readUsage(u: LooseUsage): Usage {
+  return {
+    promptTokens: u.prompt_tokens ?? 0,
+    completionTokens: u.completion_tokens ?? 0,
+    cachedTokens: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
+  };
+}
+
+export class StreamAssembler {
+  private text = '';
+  private readonly calls = new Map<number, PartialCall>();
+  private lastIndex = -1;
+  private usage: Usage | null = null;
+  private finishReason: string | null = null;
+
+  /** Adds one chunk; returns the text delta it carried ('' when none). */
+  add(chunk: ChatCompletionChunk): string {
+    if (chunk.usage) this.usage = readUsage(chunk.usage as LooseUsage);
+    const choice = chunk.choices?.[0];
+    if (!choice) return '';
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    for (const d of choice.delta?.tool_calls ?? []) this.addToolDelta(d);
+    const delta = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
+    this.text += delta;
+    return delta;
+  }
+
+  private addToolDelta(d: NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number]): void {
+    // Some providers omit `index`: a new id starts a new call, anything else continues the last one.
+    let index = typeof d.index === 'number' ? d.index : this.lastIndex;
+    if (typeof d.index !== 'number' && (index < 0 || (d.id && this.calls.get(index)?.id && this.calls.get(index)!.id !== d.id))) {
+      index = this.calls.size ? Math.max(...this.calls.keys()) + 1 : 0;
+    }
+    this.lastIndex = index;
+    const cur = this.calls.get(index) ?? { id: '', name: '', arguments: '' };
+    if (d.id && !cur.id) cur.id = d.id;
+    const name = d.function?.name;
+    // A provider may repeat the full name in every delta; others send it once.
+    if (name && name !== cur.name) cur.name += name;
+    if (d.function?.arguments) cur.arguments += d.function.arguments;
+    this.calls.set(index, cur);
+  }
+
+  /** True once the stream said how it ended (a finish reason, or the final usage chunk). */
+  get complete(): boolean {
+    return this.finishReason !== null || this.usage !== null;
+  }
+
+  result(): ModelResponse {
+    const toolCalls: ModelToolCall[] = [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => ({ id: c.id || `call_${randomUUID().slice(0, 8)}_${index}`, name: c.name, arguments: c.arguments.trim() === '' ? '{}' : c.arguments }));
+    return { text: this.text, toolCalls, usage: this.usage, finishReason: this.finishReason };
+  }
+}
