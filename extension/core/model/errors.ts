@@ -56,7 +56,7 @@ export function displayEndpoint(baseUrl: string): string {
 export function scrubSecrets(text: string, apiKey: string): string {
   let out = text;
   if (apiKey.length >= 4) out = out.split(apiKey).join('[redacted]');
-  return out.replace(/\b(sk|pk|rk|key)-[A-Za-z0-9_*.-]{8,}/g, '[redacted]').replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+  return out.replace(/\b(sk|pk|rk|key)-[A-Za-z0-9_*-]{8,}/g, '[redacted]').replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
 }
 
 const contextPattern =

@@ -43,10 +43,13 @@ export class StreamAssembler {
   }
 
   private addToolDelta(d: NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number]): void {
-    // Some providers omit `index`: a new id starts a new call, anything else continues the last one.
     let index = typeof d.index === 'number' ? d.index : this.lastIndex;
-    if (typeof d.index !== 'number' && (index < 0 || (d.id && this.calls.get(index)?.id && this.calls.get(index)!.id !== d.id))) {
-      index = this.calls.size ? Math.max(...this.calls.keys()) + 1 : 0;
+    if (typeof d.index !== 'number') {
+      // Some providers omit `index`: a delta with a new id, or a new name, starts a call;
+      // an arguments-only delta continues the last one.
+      const last = this.calls.get(this.lastIndex);
+      const startsNew = !last || (d.id ? d.id !== last.id : Boolean(d.function?.name && last.name));
+      if (startsNew) index = this.calls.size ? Math.max(...this.calls.keys()) + 1 : 0;
     }
     this.lastIndex = index;
     const cur = this.calls.get(index) ?? { id: '', name: '', arguments: '' };
