@@ -15,6 +15,7 @@ export const usageSchema = z.object({
 });
 
 export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
+export type TurnEndReason = (typeof turnEndReasons)[number];
 
 export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),

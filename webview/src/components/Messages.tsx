@@ -1,0 +1,58 @@
+import { memo } from 'react';
+import { Markdown } from '../markdown/Markdown';
+import type { AssistantItem, ErrorItem, NoticeItem, ToolsLoadedItem, UserItem } from '../state/types';
+import { Icon } from './Icon';
+
+/** The user's message: plain text as typed (never Markdown-rendered), plus attached image names. */
+export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
+  return (
+    <div className="message user" data-kind="user" data-pending={item.pending ? 'true' : undefined}>
+      <div className="user-text">{item.text}</div>
+      {item.images?.length ? (
+        <div className="user-images">
+          {item.images.map((img, i) => (
+            <span key={i} className="image-chip">
+              <Icon name="file-media" /> {img.name} ({img.width}×{img.height})
+            </span>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+});
+
+export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
+  return (
+    <div className="message assistant" data-kind="assistant" data-streaming={item.streaming ? 'true' : 'false'} aria-busy={item.streaming}>
+      <Markdown text={item.text} streaming={item.streaming} />
+    </div>
+  );
+});
+
+/** `loaded git_diff, git_commit`: deferred tools that became available in this session. */
+export const ToolsLoadedChip = memo(function ToolsLoadedChip({ item }: { item: ToolsLoadedItem }) {
+  return (
+    <div className="chip-row" data-kind="tools.loaded">
+      <span className="chip">
+        <Icon name="tools" /> loaded {item.tools.join(', ')}
+      </span>
+    </div>
+  );
+});
+
+export const ErrorNote = memo(function ErrorNote({ item }: { item: ErrorItem }) {
+  return (
+    <div className="error-note" data-kind="error" role="alert">
+      <Icon name="error" />
+      <span>{item.message}</span>
+    </div>
+  );
+});
+
+export const Notice = memo(function Notice({ item }: { item: NoticeItem }) {
+  return (
+    <div className="notice" data-kind="notice">
+      {item.text}
+    </div>
+  );
+});

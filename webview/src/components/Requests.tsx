@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { useActions, useChat } from '../app/context';
+import type { ApprovalRequest, AskRequest } from '../state/types';
+import { Icon } from './Icon';
+
+/** Questions the host is waiting on: tool approvals and ask_user questions, answered inline. */
+export function PendingRequests() {
+  const approvals = useChat((s) => s.approvals);
+  const asks = useChat((s) => s.asks);
+  if (!approvals.length && !asks.length) return null;
+  return (
+    <div className="requests">
+      {approvals.map((a) => (
+        <ApprovalCard key={a.id} request={a} />
+      ))}
+      {asks.map((q) => (
+        <AskCard key={q.id} request={q} />
+      ))}
+    </div>
+  );
+}
+
+function ApprovalCard({ request }: { request: ApprovalRequest }) {
+  const actions = useActions();
+  return (
+    <div className="request-card" data-kind="approval" role="group" aria-label={`Approve ${request.tool}`}>
+      <div className="request-title">
+        <Icon name="shield" /> <b>{request.tool}</b> wants to: {request.summary}
+      </div>
+      {request.reason ? <div className="request-reason">{request.reason}</div> : null}
+      <div className="request-buttons">
+        <button type="button" className="primary" onClick={() => actions.replyApproval(request.id, 'allow')}>
+          Allow once
+        </button>
+        <button type="button" onClick={() => actions.replyApproval(request.id, 'allowAlways')}>
+          Always allow {request.tool}
+        </button>
+        <button type="button" onClick={() => actions.replyApproval(request.id, 'deny')}>
+          Deny
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function AskCard({ request }: { request: AskRequest }) {
+  const actions = useActions();
+  const [answer, setAnswer] = useState('');
+  return (
+    <div className="request-card" data-kind="ask" role="group" aria-label="Question from Snowpea">
+      <div className="request-title">
+        <Icon name="question" /> {request.question}
+      </div>
+      {request.choices?.length ? (
+        <div className="request-buttons">
+          {request.choices.map((c) => (
+            <button type="button" key={c} onClick={() => actions.replyAsk(request.id, c)}>
+              {c}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <form
+          className="request-buttons"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (answer.trim()) actions.replyAsk(request.id, answer.trim());
+          }}
+        >
+          <input aria-label="Answer" value={answer} onChange={(e) => setAnswer(e.target.value)} />
+          <button type="submit" className="primary" disabled={!answer.trim()}>
+            Answer
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import type { TranscriptEntry } from '../../../extension/protocol';
+import type { AssistantItem, ChatState, ToolItem, TranscriptItem } from './types';
+
+/** Immutable helpers over the transcript items; every handler goes through these. */
+
+/** Streamed tool output kept per card (the tail); the full result lives in the host. */
+export const TOOL_OUTPUT_CAP = 16 * 1024;
+
+type NewItem = TranscriptItem extends infer T ? (T extends TranscriptItem ? Omit<T, 'id'> : never) : never;
+
+export function appendItem(state: ChatState, item: NewItem): ChatState {
+  const withId = { ...item, id: `i${state.nextId}` } as TranscriptItem;
+  return { ...state, items: [...state.items, withId], nextId: state.nextId + 1 };
+}
+
+export function replaceItemAt(state: ChatState, index: number, item: TranscriptItem): ChatState {
+  const items = state.items.slice();
+  items[index] = item;
+  return { ...state, items };
+}
+
+export function lastIndexWhere(items: TranscriptItem[], pred: (i: TranscriptItem) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i] as TranscriptItem)) return i;
+  return -1;
+}
+
+export function toolIndex(state: ChatState, callId: string): number {
+  return lastIndexWhere(state.items, (i) => i.kind === 'tool' && i.callId === callId);
+}
+
+/** Appends streamed text to the assistant message being written, or starts a new one. */
+export function appendAssistantText(state: ChatState, text: string): ChatState {
+  const last = state.items[state.items.length - 1];
+  if (last && last.kind === 'assistant' && last.streaming) {
+    return replaceItemAt(state, state.items.length - 1, { ...last, text: last.text + text });
+  }
+  return appendItem(state, { kind: 'assistant', text, streaming: true });
+}
+
+/** Ends the streaming assistant message, if any (a tool call or the turn's end closes it). */
+export function closeAssistantText(state: ChatState): ChatState {
+  const last = state.items[state.items.length - 1];
+  if (!last || last.kind !== 'assistant' || !last.streaming) return state;
+  const closed: AssistantItem = { ...last, streaming: false };
+  return replaceItemAt(state, state.items.length - 1, closed);
+}
+
+export function updateTool(state: ChatState, callId: string, update: (t: ToolItem) => ToolItem): ChatState {
+  const index = toolIndex(state, callId);
+  if (index < 0) return state;
+  return replaceItemAt(state, index, update(state.items[index] as ToolItem));
+}
+
+export function capTail(text: string, cap = TOOL_OUTPUT_CAP): string {
+  return text.length > cap ? text.slice(text.length - cap) : text;
+}
+
+/** Marks every unfinished tool card and streaming message as finished (turn over). */
+export function settleItems(state: ChatState): ChatState {
+  let changed = false;
+  const items = state.items.map((item): TranscriptItem => {
+    if (item.kind === 'tool' && item.status === 'running') {
+      changed = true;
+      return { ...item, status: 'stopped' };
+    }
+    if (item.kind === 'assistant' && item.streaming) {
+      changed = true;
+      return { ...item, streaming: false };
+    }
+    return item;
+  });
+  return changed ? { ...state, items } : state;
+}
+
+/** Builds transcript items from a replayed session. */
+export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean, firstId: number): { items: TranscriptItem[]; nextId: number } {
+  let next = firstId;
+  const id = () => `i${next++}`;
+  const items = entries.map((e): TranscriptItem => {
+    if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}) };
+    if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, streaming: false };
+    const status = e.ok === undefined ? (running ? 'running' : 'stopped') : e.ok ? 'ok' : 'error';
+    return {
+      kind: 'tool',
+      id: id(),
+      callId: e.callId,
+      tool: e.tool,
+      args: e.args,
+      status,
+      summary: e.summary,
+      output: '',
+      ...(e.result !== undefined ? { result: e.result } : {}),
+      ...(e.errorCode !== undefined ? { errorCode: e.errorCode } : {}),
+    };
+  });
+  return { items, nextId: next };
+}
