@@ -1,0 +1,66 @@
+/** openStateDb: lock the file, load and recover it, and hand back a ready StateDb. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Logger } from '../log';
+import { removeStaleTemps, writeFileAtomicSync } from './files';
+import { JournalWriter } from './journal';
+import { acquireLock } from './lock';
+import { Persistence } from './persistence';
+import { recover } from './recover';
+import { setMeta } from './schema';
+import { StateDb } from './state-db';
+import type { StateDbOptions } from './types';
+import { loadSqlJs } from './wasm';
+
+const quiet: Logger = { error() {}, warn() {}, info() {}, debug() {} };
+
+export const DEFAULT_IDLE_MS = 2000;
+export const DEFAULT_FOLD_JOURNAL_BYTES = 8 * 1024 * 1024;
+
+export function journalPath(file: string): string {
+  return `${file}.journal`;
+}
+
+export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
+  const file = path.resolve(opts.file);
+  const log = opts.log ?? quiet;
+  const now = opts.now ?? Date.now;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const SQL = await loadSqlJs(opts.wasmPath);
+  const release = opts.lock === false ? () => {} : acquireLock(file);
+  try {
+    removeStaleTemps(file);
+    const notices: string[] = [];
+    const journalFile = journalPath(file);
+    const r = recover({ SQL, file, journalFile, log, notices, now });
+    let journal: JournalWriter;
+    try {
+      if (r.mustSnapshot) {
+        setMeta(r.db, 'journal_seq', r.seq);
+        writeFileAtomicSync(file, r.db.export());
+        fs.rmSync(journalFile, { force: true });
+      }
+      journal = new JournalWriter(journalFile);
+      const keep = r.mustSnapshot ? 0 : r.journalBytes; // cuts a torn last line
+      if (journal.size > keep) journal.truncate(keep);
+    } catch (e) {
+      r.db.close();
+      throw e;
+    }
+    for (const n of notices) log.warn(`state.db: ${n}`);
+    const persistence = new Persistence({
+      db: r.db,
+      file,
+      journal,
+      log,
+      idleMs: opts.idleMs ?? DEFAULT_IDLE_MS,
+      foldJournalBytes: opts.foldJournalBytes ?? DEFAULT_FOLD_JOURNAL_BYTES,
+      dirty: r.dirty && !r.mustSnapshot,
+      seq: r.seq,
+    });
+    return new StateDb({ file, db: r.db, persistence, seq: r.seq, notices, now, release });
+  } catch (e) {
+    release();
+    throw e;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Every write to state.db is one of these operations. The live store applies an operation to
+ * the in-memory database and journals it; opening replays journaled operations through the very
+ * same functions. Arguments are fully resolved (ids, times, sequence numbers), so replaying is
+ * deterministic. An operation never reads the clock or generates ids.
+ */
+import type { Database } from 'sql.js';
+import type { Message } from '../agent/messages';
+import type { SessionPatch, SessionRecord, ToolCallRecord } from './types';
+
+export interface OpArgs {
+  'session.create': SessionRecord;
+  'session.update': { id: string; patch: SessionPatch; updated: number };
+  'session.delete': { id: string };
+  'message.append': { sessionId: string; seq: number; turn: number; round: number; message: Message; at: number };
+  'toolcall.record': ToolCallRecord & { sessionId: string };
+  'usage.record': { sessionId: string; round: number; prompt: number; completion: number; cached: number; at: number };
+  'event.record': { sessionId: string; type: string; at: number; event: unknown };
+}
+
+export type OpName = keyof OpArgs;
+
+/** A journaled operation: `q` is its sequence number, `o` the operation, `a` its arguments. */
+export interface JournalOp<N extends OpName = OpName> {
+  q: number;
+  o: N;
+  a: OpArgs[N];
+}
+
+/** The ids of a session and all its descendants (delegated children, their children, ...). */
+export function sessionTree(db: Database, id: string): string[] {
+  const r = db.exec(
+    `WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_id = t.id)
+     SELECT id FROM tree`,
+    [id],
+  );
+  return r.length ? r[0].values.map((v) => String(v[0])) : [];
+}
+
+const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
+  'session.create': (db, a) =>
+    db.run(
+      `INSERT INTO sessions (id, parent_id, title, workspace_root, mode, role, loaded_tools, created, updated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [a.id, a.parentId, a.title, a.workspaceRoot, a.mode, a.role, JSON.stringify(a.loadedTools), a.created, a.updated],
+    ),
+  'session.update': (db, { id, patch, updated }) => {
+    const sets: string[] = ['updated = ?'];
+    const params: (string | number)[] = [updated];
+    const set = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      sets.push(`${column} = ?`);
+      params.push(value);
+    };
+    set('title', patch.title);
+    set('mode', patch.mode);
+    set('role', patch.role);
+    set('loaded_tools', patch.loadedTools && JSON.stringify(patch.loadedTools));
+    db.run(`UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+  },
+  'session.delete': (db, { id }) => {
+    for (const sid of sessionTree(db, id)) {
+      for (const table of ['messages', 'tool_calls', 'events', 'usage']) db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sid]);
+      db.run('DELETE FROM sessions WHERE id = ?', [sid]);
+    }
+  },
+  'message.append': (db, a) => {
+    db.run('INSERT INTO messages (session_id, seq, turn, round, role, body) VALUES (?, ?, ?, ?, ?, ?)', [
+      a.sessionId,
+      a.seq,
+      a.turn,
+      a.round,
+      a.message.role,
+      JSON.stringify(a.message),
+    ]);
+    db.run('UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
+  },
+  'toolcall.record': (db, a) =>
+    db.run(
+      `INSERT OR REPLACE INTO tool_calls (session_id, call_id, tool, args, ok, error_code, turn, round, started, ended)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [a.sessionId, a.callId, a.tool, a.args, a.ok === null ? null : a.ok ? 1 : 0, a.errorCode ?? null, a.turn ?? null, a.round ?? null, a.started, a.ended ?? null],
+    ),
+  'usage.record': (db, a) =>
+    db.run('INSERT INTO usage (session_id, round, prompt, completion, cached, at) VALUES (?, ?, ?, ?, ?, ?)', [
+      a.sessionId,
+      a.round,
+      a.prompt,
+      a.completion,
+      a.cached,
+      a.at,
+    ]),
+  'event.record': (db, a) =>
+    db.run('INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, ?)', [a.sessionId, a.at, a.type, JSON.stringify(a.event)]),
+};
+
+export function isOpName(o: unknown): o is OpName {
+  return typeof o === 'string' && Object.prototype.hasOwnProperty.call(handlers, o);
+}
+
+/** Applies one operation to the database. */
+export function applyOp<N extends OpName>(db: Database, name: N, args: OpArgs[N]): void {
+  (handlers[name] as (db: Database, a: OpArgs[N]) => void)(db, args);
+}

@@ -1,0 +1,105 @@
+/** The read side of state.db: plain queries over the in-memory database. */
+import type { Database, SqlValue } from 'sql.js';
+import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
+
+type Row = Record<string, SqlValue>;
+
+function rows(db: Database, sql: string, params: SqlValue[] = []): Row[] {
+  const stmt = db.prepare(sql);
+  try {
+    stmt.bind(params);
+    const out: Row[] = [];
+    while (stmt.step()) out.push(stmt.getAsObject());
+    return out;
+  } finally {
+    stmt.free();
+  }
+}
+
+const num = (v: SqlValue): number => Number(v);
+const numOrNull = (v: SqlValue): number | null => (v === null ? null : Number(v));
+
+function toSession(r: Row): SessionRecord {
+  return {
+    id: String(r.id),
+    parentId: r.parent_id === null ? null : String(r.parent_id),
+    title: String(r.title),
+    workspaceRoot: String(r.workspace_root),
+    mode: String(r.mode),
+    role: String(r.role),
+    loadedTools: JSON.parse(String(r.loaded_tools)) as string[],
+    created: num(r.created),
+    updated: num(r.updated),
+  };
+}
+
+export function sessionExists(db: Database, id: string): boolean {
+  return rows(db, 'SELECT 1 FROM sessions WHERE id = ?', [id]).length > 0;
+}
+
+export function getSession(db: Database, id: string): SessionRecord | null {
+  const r = rows(db, 'SELECT * FROM sessions WHERE id = ?', [id]);
+  return r.length ? toSession(r[0]) : null;
+}
+
+export function childSessions(db: Database, parentId: string): SessionRecord[] {
+  return rows(db, 'SELECT * FROM sessions WHERE parent_id = ? ORDER BY created, rowid', [parentId]).map(toSession);
+}
+
+/** Sessions, most recently active first; top-level only unless `includeChildren`. */
+export function listSessions(db: Database, includeChildren: boolean): SessionSummary[] {
+  const where = includeChildren ? '' : 'WHERE s.parent_id IS NULL';
+  return rows(
+    db,
+    `SELECT s.id, s.title, s.created, s.updated,
+       (SELECT COUNT(*) FROM (SELECT DISTINCT m.turn, m.round FROM messages m
+          WHERE m.session_id = s.id AND m.role = 'assistant')) AS rounds
+     FROM sessions s ${where}
+     ORDER BY s.updated DESC, s.created DESC, s.rowid DESC`,
+  ).map((r) => ({ id: String(r.id), title: String(r.title), created: num(r.created), updated: num(r.updated), rounds: num(r.rounds) }));
+}
+
+export function nextMessageSeq(db: Database, sessionId: string): number {
+  return num(rows(db, 'SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE session_id = ?', [sessionId])[0].next);
+}
+
+export function getStoredMessages(db: Database, sessionId: string): StoredMessage[] {
+  return rows(db, 'SELECT seq, turn, round, body FROM messages WHERE session_id = ? ORDER BY seq', [sessionId]).map((r) => ({
+    seq: num(r.seq),
+    turn: num(r.turn),
+    round: num(r.round),
+    message: JSON.parse(String(r.body)),
+  }));
+}
+
+export function getToolCalls(db: Database, sessionId: string): ToolCallRecord[] {
+  return rows(db, 'SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started, rowid', [sessionId]).map((r) => ({
+    callId: String(r.call_id),
+    tool: String(r.tool),
+    args: String(r.args),
+    ok: r.ok === null ? null : num(r.ok) === 1,
+    errorCode: r.error_code === null ? null : String(r.error_code),
+    turn: numOrNull(r.turn),
+    round: numOrNull(r.round),
+    started: num(r.started),
+    ended: numOrNull(r.ended),
+  }));
+}
+
+export function getUsage(db: Database, sessionId: string): UsageRecord[] {
+  return rows(db, 'SELECT round, prompt, completion, cached, at FROM usage WHERE session_id = ? ORDER BY id', [sessionId]).map((r) => ({
+    round: num(r.round),
+    prompt: num(r.prompt),
+    completion: num(r.completion),
+    cached: num(r.cached),
+    at: num(r.at),
+  }));
+}
+
+export function getEvents(db: Database, sessionId: string): EventRecord[] {
+  return rows(db, 'SELECT at, type, data FROM events WHERE session_id = ? ORDER BY id', [sessionId]).map((r) => ({
+    type: String(r.type),
+    at: num(r.at),
+    event: JSON.parse(String(r.data)),
+  }));
+}

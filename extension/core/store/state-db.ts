@@ -1,0 +1,215 @@
+/**
+ * StateDb: sessions, their verbatim transcripts, tool calls, usage and events in state.db
+ * (sql.js, WebAssembly SQLite, no native module). Reads and writes are synchronous against the
+ * in-memory database; durability comes from the journal (see persistence.ts): commitRound()
+ * makes everything so far durable, close() leaves it all in state.db.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'sql.js';
+import type { AgentEvent } from '../agent/events';
+import type { Message } from '../agent/messages';
+import type { Usage } from '../model/types';
+import { exportJson, exportMarkdown } from './export';
+import { journalLine } from './journal';
+import { applyOp, type OpArgs, type OpName } from './ops';
+import type { Persistence } from './persistence';
+import * as q from './queries';
+import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
+
+/** Streaming events whose content the transcript already holds; recording them would only bloat state.db. */
+const UNRECORDED_EVENTS = new Set<string>(['text.delta', 'tool.output']);
+
+export interface StateDbParts {
+  file: string;
+  db: Database;
+  persistence: Persistence;
+  seq: number;
+  notices: string[];
+  now: () => number;
+  release: () => void;
+}
+
+export class StateDb {
+  readonly file: string;
+  /** Messages for the user about recoveries at open (a damaged file moved aside, and where to). */
+  readonly notices: readonly string[];
+  private readonly db: Database;
+  private readonly persistence: Persistence;
+  private readonly now: () => number;
+  private readonly release: () => void;
+  private seq: number;
+  private closing: Promise<void> | null = null;
+
+  constructor(parts: StateDbParts) {
+    this.file = parts.file;
+    this.db = parts.db;
+    this.persistence = parts.persistence;
+    this.seq = parts.seq;
+    this.notices = parts.notices;
+    this.now = parts.now;
+    this.release = parts.release;
+  }
+
+  /** The notices as one text for the host or CLI to show, or null when all was well. */
+  get notice(): string | null {
+    return this.notices.length ? this.notices.join('\n') : null;
+  }
+
+  /** Bytes committed to the journal and not yet folded into state.db. */
+  get journalBytes(): number {
+    return this.persistence.journalBytes;
+  }
+
+  private write<N extends OpName>(name: N, args: OpArgs[N]): void {
+    if (this.closing) throw new Error('state.db is closed');
+    applyOp(this.db, name, args);
+    this.seq++;
+    this.persistence.queue(this.seq, journalLine({ q: this.seq, o: name, a: args }), name === 'message.append');
+  }
+
+  /** Session changes outside a round are made durable at once; inside one they join its commit. */
+  private commitSessionChange(): void {
+    if (!this.persistence.hasQueuedMessages) this.persistence.commit();
+  }
+
+  private requireSession(id: string): void {
+    if (!q.sessionExists(this.db, id)) throw new Error(`state.db: no session ${id}`);
+  }
+
+  createSession(input: NewSession): SessionRecord {
+    const id = input.id ?? randomUUID();
+    if (q.sessionExists(this.db, id)) throw new Error(`state.db: session ${id} already exists`);
+    if (input.parentId) this.requireSession(input.parentId);
+    const t = this.now();
+    const record: SessionRecord = {
+      id,
+      parentId: input.parentId ?? null,
+      title: input.title,
+      workspaceRoot: input.workspaceRoot,
+      mode: input.mode,
+      role: input.role,
+      loadedTools: [...(input.loadedTools ?? [])],
+      created: t,
+      updated: t,
+    };
+    this.write('session.create', record);
+    this.commitSessionChange();
+    return record;
+  }
+
+  getSession(id: string): SessionRecord | null {
+    return q.getSession(this.db, id);
+  }
+
+  updateSession(id: string, patch: SessionPatch): SessionRecord {
+    this.requireSession(id);
+    const clean: SessionPatch = {};
+    if (patch.title !== undefined) clean.title = patch.title;
+    if (patch.mode !== undefined) clean.mode = patch.mode;
+    if (patch.role !== undefined) clean.role = patch.role;
+    if (patch.loadedTools !== undefined) clean.loadedTools = [...patch.loadedTools];
+    this.write('session.update', { id, patch: clean, updated: this.now() });
+    this.commitSessionChange();
+    return q.getSession(this.db, id)!;
+  }
+
+  /** Deletes a session with its transcript, records and delegated child sessions. False when unknown. */
+  deleteSession(id: string): boolean {
+    if (!q.sessionExists(this.db, id)) return false;
+    this.write('session.delete', { id });
+    this.commitSessionChange();
+    return true;
+  }
+
+  /** Top-level sessions (children too when asked), most recently active first. */
+  listSessions(opts: { includeChildren?: boolean } = {}): SessionSummary[] {
+    return q.listSessions(this.db, opts.includeChildren ?? false);
+  }
+
+  childSessions(parentId: string): SessionRecord[] {
+    return q.childSessions(this.db, parentId);
+  }
+
+  /** Stores a message verbatim; returns its position in the session (from 1). */
+  appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): number {
+    this.requireSession(sessionId);
+    const { turn, round, message } = entry;
+    if (!message || typeof message !== 'object' || !['user', 'assistant', 'tool'].includes(message.role)) {
+      throw new Error('state.db: appendMessage needs a user, assistant or tool message');
+    }
+    const seq = q.nextMessageSeq(this.db, sessionId);
+    this.write('message.append', { sessionId, seq, turn, round, message, at: this.now() });
+    return seq;
+  }
+
+  getMessages(sessionId: string): Message[] {
+    return q.getStoredMessages(this.db, sessionId).map((m) => m.message);
+  }
+
+  /** Messages with their position, turn and round. */
+  getStoredMessages(sessionId: string): StoredMessage[] {
+    return q.getStoredMessages(this.db, sessionId);
+  }
+
+  /** Records a tool call; recording the same callId again (e.g. at its end) replaces the record. */
+  recordToolCall(sessionId: string, call: ToolCallRecord): void {
+    this.requireSession(sessionId);
+    this.write('toolcall.record', { ...call, sessionId });
+  }
+
+  getToolCalls(sessionId: string): ToolCallRecord[] {
+    return q.getToolCalls(this.db, sessionId);
+  }
+
+  recordUsage(sessionId: string, round: number, usage: Usage): void {
+    this.requireSession(sessionId);
+    const { promptTokens: prompt, completionTokens: completion, cachedTokens: cached } = usage;
+    this.write('usage.record', { sessionId, round, prompt, completion, cached, at: this.now() });
+  }
+
+  getUsage(sessionId: string) {
+    return q.getUsage(this.db, sessionId);
+  }
+
+  /** Records an event; streaming deltas (text.delta, tool.output) are skipped, the transcript holds their content. */
+  recordEvent(sessionId: string, event: AgentEvent): void {
+    if (UNRECORDED_EVENTS.has(event.type)) return;
+    this.requireSession(sessionId);
+    this.write('event.record', { sessionId, type: event.type, at: this.now(), event });
+  }
+
+  getEvents(sessionId: string) {
+    return q.getEvents(this.db, sessionId);
+  }
+
+  /** Makes every write so far durable (one journal append and fdatasync). Called at each round end. */
+  commitRound(): void {
+    if (this.closing) throw new Error('state.db is closed');
+    this.persistence.commit();
+  }
+
+  /** Commits and writes the whole database to state.db now. */
+  flush(): Promise<void> {
+    if (this.closing) return this.closing;
+    return this.persistence.flush();
+  }
+
+  /** Commits, saves everything into state.db and releases the file. Further writes throw. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.persistence.close();
+      } finally {
+        this.db.close();
+        this.release();
+      }
+    })();
+    return this.closing;
+  }
+
+  /** json: the whole stored transcript (every byte, children included); md: a readable transcript. */
+  exportSession(id: string, format: 'json' | 'md'): string {
+    if (!q.sessionExists(this.db, id)) throw new Error(`state.db: no session ${id}`);
+    return format === 'json' ? exportJson(this.db, id, this.now()) : exportMarkdown(this.db, id);
+  }
+}

@@ -1,0 +1,101 @@
+/** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
+import type { Message } from '../agent/messages';
+import type { Logger } from '../log';
+
+export interface SessionRecord {
+  id: string;
+  /** The parent session of a delegated (child) session, else null. */
+  parentId: string | null;
+  title: string;
+  workspaceRoot: string;
+  mode: string;
+  role: string;
+  /** Deferred tools loaded in this session, in load order. */
+  loadedTools: string[];
+  created: number;
+  updated: number;
+}
+
+export interface NewSession {
+  id?: string;
+  parentId?: string | null;
+  title: string;
+  workspaceRoot: string;
+  mode: string;
+  role: string;
+  loadedTools?: string[];
+}
+
+export interface SessionPatch {
+  title?: string;
+  mode?: string;
+  role?: string;
+  loadedTools?: string[];
+}
+
+/** One row of listSessions(): what a history list or `snowpea sessions list --json` shows. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  created: number;
+  updated: number;
+  /** Model rounds stored: the number of distinct (turn, round) pairs that hold an assistant message. */
+  rounds: number;
+}
+
+export interface StoredMessage {
+  /** Position in the session, from 1. */
+  seq: number;
+  turn: number;
+  round: number;
+  message: Message;
+}
+
+/** A tool call's record; recording the same callId again replaces it (start, then end). */
+export interface ToolCallRecord {
+  callId: string;
+  tool: string;
+  /** The arguments as the model sent them. */
+  args: string;
+  /** null while the call runs. */
+  ok: boolean | null;
+  errorCode?: string | null;
+  turn?: number | null;
+  round?: number | null;
+  started: number;
+  ended?: number | null;
+}
+
+export interface UsageRecord {
+  round: number;
+  prompt: number;
+  completion: number;
+  cached: number;
+  at: number;
+}
+
+export interface EventRecord {
+  type: string;
+  at: number;
+  /** The AgentEvent as recorded. */
+  event: unknown;
+}
+
+export interface StateDbOptions {
+  /** The database file, e.g. ~/.snowpea/state.db. Its folder is created when missing. */
+  file: string;
+  log?: Logger;
+  /** Where sql-wasm.wasm is; found beside the bundle or in node_modules when omitted. */
+  wasmPath?: string;
+  /** The clock (tests pass a fake one). */
+  now?: () => number;
+  /**
+   * After this long without writes, trailing writes (events, session changes) are committed and the
+   * journal is folded into state.db. 0 turns automatic commits and folds off (tests, benchmarks). Default 2000.
+   */
+  idleMs?: number;
+  /** Fold as soon as the journal reaches this size (checked at each commit). Default 8 MiB. */
+  foldJournalBytes?: number;
+  /** Refuse to open a file another live process holds (default true). */
+  lock?: boolean;
+}
