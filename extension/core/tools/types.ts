@@ -18,7 +18,12 @@ export type ToolErrorCode =
   | 'too_large'
   | 'mode_blocked'
   | 'unknown_tool'
-  | 'failed';
+  | 'failed'
+  /** edit_file: old_string was not found / found several times without replace_all. */
+  | 'no_match'
+  | 'multiple_matches'
+  /** A capability the tool needs is absent here (ask_user in a child session or a non-interactive CLI). */
+  | 'unavailable';
 
 export interface ToolError {
   code: ToolErrorCode;
@@ -37,6 +42,8 @@ export interface ToolResult {
   /** read_file: the resolved real path and the number of lines of the whole file. */
   realPath?: string;
   totalLines?: number;
+  /** Real paths this call wrote (write_file, edit_file), so the repeat guard can forget their reads. */
+  writtenPaths?: string[];
 }
 
 export function okResult(content: string, extra: Partial<ToolResult> = {}): ToolResult {
@@ -77,6 +84,14 @@ export interface Approver {
   approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
+/** Writes a file; the VS Code host may route it through the open document. Default: the disk. */
+export interface FileWriter {
+  write(absPath: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void>;
+}
+
+/** Session modes: `code` runs every tool; `plan` and `ask` are read-only. */
+export type SessionMode = 'code' | 'plan' | 'ask';
+
 export interface SessionInfo {
   id: string;
   mode: string;
@@ -95,6 +110,33 @@ export interface ToolContext {
   onOutput?(chunk: string): void;
   /** Where a tool may keep files for this session (full shell outputs, attachments). */
   scratchDir: string;
+  /** Writes go through this when given (editor-aware in VS Code); otherwise straight to disk. */
+  fileWriter?: FileWriter;
+  /** Asks the user a question and resolves with the answer; absent in child sessions and non-interactive runs. */
+  askUser?(question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string>;
+  /** Changes the session's mode (set_mode); absent where the mode cannot change. */
+  setMode?(mode: SessionMode): void | Promise<void>;
+  /** Adds deferred tools to the session's loaded set (tool_search); returns the names that were new. */
+  loadTools?(names: string[]): string[];
+  /** VS Code Workspace Trust: false runs read tools only. Undefined counts as trusted. */
+  workspaceTrusted?: boolean;
+}
+
+/** A path a tool call touches, as the model gave it; `write` decides whether protected-path rules apply. */
+export interface ApprovalPath {
+  path: string;
+  write: boolean;
+}
+
+/** What a call touches, declared by the tool so the approval policy can decide without knowing the tool. */
+export interface ApprovalScope {
+  /** One line for the approval prompt; defaults to describeCall(args). */
+  summary?: string;
+  paths?: ApprovalPath[];
+  /** Ask even though the permission would not (set_mode leaving a read-only mode). */
+  ask?: boolean;
+  /** Never ask: the call is itself a question to the user (ask_user). */
+  skip?: boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
@@ -111,6 +153,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   deferred: boolean;
   /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
   describeCall?(args: z.infer<S>): string;
+  /** Declares the paths and summary the approval policy judges; without it only the permission counts. */
+  approval?(args: z.infer<S>, ctx: ToolContext): ApprovalScope;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

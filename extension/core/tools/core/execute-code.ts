@@ -1,0 +1,60 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { outcomeResult } from '../exec/outcome-result';
+import { runProcess } from '../exec/run-process';
+import { displayPath, realRoot } from '../paths';
+import { defineTool, errorResult, type AnyTool } from '../types';
+
+const input = z.strictObject({
+  code: z.string().min(1).describe('A complete Python 3 program; print what you want to see.'),
+  timeout_s: z.number().int().min(1).max(86_400).optional().describe('Seconds before it (and anything it started) is killed (default: the tools.shellTimeoutS setting).'),
+});
+
+/** execute_code with a given interpreter (tests point it at a missing one). */
+export function makeExecuteCodeTool(python = 'python3'): AnyTool {
+  return defineTool({
+    name: 'execute_code',
+    group: 'core',
+    permission: 'exec',
+    deferred: false,
+    summary: 'Run a short temporary Python program; leaves no file behind.',
+    description:
+      'Run a short Python 3 program (python3) with the workspace as its working directory, to check behaviour ' +
+      'without leaving a script behind. Returns its output (head and tail when long) and exit code.',
+    input,
+    describeCall: (a) => `run python (${a.code.split('\n').length} lines)`,
+    approval: (a) => ({ summary: `run python:\n${a.code.length > 2000 ? `${a.code.slice(0, 2000)}\n…` : a.code}` }),
+    async run(args, ctx) {
+      const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'snowpea-code-'));
+      try {
+        const file = path.join(dir, 'snippet.py');
+        await fs.promises.writeFile(file, args.code);
+        const timeoutS = args.timeout_s ?? ctx.settings['tools.shellTimeoutS'];
+        const outcome = await runProcess(
+          {
+            command: python,
+            args: ['-B', file],
+            cwd: realRoot(ctx.workspaceRoot),
+            timeoutMs: timeoutS * 1000,
+            signal: ctx.signal,
+            maxChars: ctx.settings['tools.outputMaxChars'],
+            scratchDir: ctx.scratchDir,
+            label: 'python',
+            onOutput: ctx.onOutput,
+          },
+          (p) => displayPath(ctx.workspaceRoot, p),
+        );
+        if (outcome.spawnError?.code === 'ENOENT') {
+          return errorResult('unavailable', `${python} was not found on PATH, so execute_code cannot run. Install Python 3, or check behaviour with shell instead.`);
+        }
+        return outcomeResult(outcome, 'program', timeoutS);
+      } finally {
+        await fs.promises.rm(dir, { recursive: true, force: true });
+      }
+    },
+  });
+}
+
+export const executeCodeTool = makeExecuteCodeTool();

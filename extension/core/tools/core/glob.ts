@@ -1,0 +1,53 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { resolveToolPath, realRoot } from '../paths';
+import { printedPath } from '../search/grep-js';
+import { walkFiles } from '../search/walk';
+import { defineTool, errorResult, okResult } from '../types';
+import { notFoundResult } from './missing';
+
+const MAX_FILES = 500;
+
+const input = z.strictObject({
+  pattern: z.string().min(1).describe('Glob relative to path: "**/*.ts", "src/*.{js,jsx}", "*.md" (top level only).'),
+  path: z.string().min(1).optional().describe('Folder to search from, relative to the workspace root (default: the workspace root).'),
+});
+
+export const globTool = defineTool({
+  name: 'glob',
+  group: 'core',
+  permission: 'read',
+  deferred: false,
+  summary: 'Find files by glob pattern (honours .gitignore).',
+  description:
+    `Find files whose path (relative to path, default the workspace root) matches a glob. Use **/ to search every folder. ` +
+    `Files ignored by .gitignore are left out. Returns workspace-relative paths, sorted, at most ${MAX_FILES}.`,
+  input,
+  describeCall: (a) => `glob ${a.pattern}${a.path ? ` in ${a.path}` : ''}`,
+  approval: (a) => ({ paths: [{ path: a.path ?? '.', write: false }] }),
+  async run(args, ctx) {
+    const base = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
+    if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
+    if (!fs.statSync(base.real).isDirectory()) return errorResult('invalid_arguments', `${base.display} is a file; give a folder as path.`);
+    const pattern = args.pattern.replace(/^\.\//, '');
+    const isMatch = picomatch(pattern, { dot: true });
+    // Walk only below the pattern's static prefix ("src" of "src/**/*.ts").
+    const prefix = picomatch.scan(pattern).base;
+    const start = prefix ? path.join(base.real, prefix) : base.real;
+    if (!fs.existsSync(start)) return okResult(`no files match ${args.pattern} in ${base.display}`);
+    const root = realRoot(ctx.workspaceRoot);
+    const found: string[] = [];
+    let total = 0;
+    for await (const abs of walkFiles(start, { root, signal: ctx.signal })) {
+      if (!isMatch(path.relative(base.real, abs).split(path.sep).join('/'))) continue;
+      total++;
+      if (found.length < MAX_FILES) found.push(printedPath(root, abs));
+    }
+    if (total === 0) return okResult(`no files match ${args.pattern} in ${base.display}`);
+    found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (total > found.length) found.push(`[… ${total - found.length} more files not shown (${total} in all); narrow the pattern or path]`);
+    return okResult(found.join('\n'));
+  },
+});

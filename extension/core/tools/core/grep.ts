@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { resolveToolPath, realRoot } from '../paths';
+import { grepJs } from '../search/grep-js';
+import { findRipgrep, makeRipgrepBackend } from '../search/grep-rg';
+import { defineTool, errorResult, okResult, type AnyTool } from '../types';
+import { notFoundResult } from './missing';
+
+const DEFAULT_MAX = 100;
+const LINE_CLIP = 300;
+
+const input = z.strictObject({
+  pattern: z.string().min(1).describe('Regular expression to search for.'),
+  path: z.string().min(1).optional().describe('File or folder to search, relative to the workspace root (default: the whole workspace).'),
+  glob: z.string().min(1).optional().describe('Only files whose workspace-relative path matches: "*.ts" (any folder), "src/**/*.py"; a leading ! excludes.'),
+  ignore_case: z.boolean().optional().describe('Match case-insensitively (default false).'),
+  max_results: z.number().int().min(1).max(2000).optional().describe(`Most matching lines to return (default ${DEFAULT_MAX}).`),
+});
+
+export interface GrepToolOptions {
+  /** Path to rg; null forces the JS fallback; undefined looks rg up on PATH. */
+  ripgrep?: string | null;
+}
+
+/** grep with a chosen backend (tests run both and compare). */
+export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
+  return defineTool({
+    name: 'grep',
+    group: 'core',
+    permission: 'read',
+    deferred: false,
+    summary: 'Search file contents with a regular expression (honours .gitignore).',
+    description:
+      'Search the workspace for a regular expression and return matching lines as path:line:text, in path order. ' +
+      'Files ignored by .gitignore and the .git folder are skipped. Narrow with path and glob; results are capped at max_results.',
+    input,
+    describeCall: (a) => `grep /${a.pattern}/${a.ignore_case ? 'i' : ''}${a.path ? ` in ${a.path}` : ''}${a.glob ? ` (${a.glob})` : ''}`,
+    approval: (a) => ({ paths: [{ path: a.path ?? '.', write: false }] }),
+    async run(args, ctx) {
+      const base = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
+      if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
+      const rg = opts.ripgrep === undefined ? findRipgrep() : opts.ripgrep;
+      const backend = rg ? makeRipgrepBackend(rg) : grepJs;
+      const out = await backend({
+        root: realRoot(ctx.workspaceRoot),
+        base: base.real,
+        pattern: args.pattern,
+        glob: args.glob,
+        ignoreCase: args.ignore_case ?? false,
+        maxResults: args.max_results ?? DEFAULT_MAX,
+        signal: ctx.signal,
+      });
+      if (!out.ok) return errorResult('invalid_arguments', `pattern ${JSON.stringify(args.pattern)} is not a valid regular expression: ${out.badPattern}`);
+      const where = `${base.display}${args.glob ? ` (glob ${args.glob})` : ''}`;
+      if (out.total === 0) return okResult(`no matches for /${args.pattern}/ in ${where}`);
+      const budget = ctx.settings['tools.outputMaxChars'];
+      const lines: string[] = [];
+      let chars = 0;
+      for (const m of out.matches) {
+        const text = m.text.length > LINE_CLIP ? `${m.text.slice(0, LINE_CLIP)}…` : m.text;
+        const row = `${m.file}:${m.line}:${text}`;
+        if (chars + row.length > budget && lines.length > 0) break;
+        lines.push(row);
+        chars += row.length + 1;
+      }
+      if (out.total > lines.length) {
+        lines.push(`[… ${out.total - lines.length} more matches not shown (${out.total} in all); narrow the pattern, path or glob, or raise max_results]`);
+      }
+      if (out.warning) lines.push(`[warning: ${out.warning}]`);
+      return okResult(lines.join('\n'));
+    },
+  });
+}
+
+export const grepTool = makeGrepTool();

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { READ_ONLY_MODES, SESSION_MODES } from '../modes';
+import { defineTool, errorResult, okResult, type SessionMode } from '../types';
+
+const input = z.strictObject({
+  mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]]).describe('code: every tool; plan and ask: read-only (no writes, commands or commits).'),
+});
+
+const MEANING: Record<SessionMode, string> = {
+  code: 'every tool is available',
+  plan: 'read-only: explore and write a plan; writes, commands and commits are refused',
+  ask: 'read-only: answer questions; writes, commands and commits are refused',
+};
+
+export const setModeTool = defineTool({
+  name: 'set_mode',
+  group: 'core',
+  permission: 'read',
+  deferred: false,
+  summary: 'Switch the session mode (code, plan, ask).',
+  description:
+    'Switch the session mode. code: all tools. plan: read-only, for investigating and proposing a plan before changing anything. ' +
+    'ask: read-only, for answering questions. Leaving plan or ask for code asks the user first.',
+  input,
+  describeCall: (a) => `mode → ${a.mode}`,
+  // Entering a read-only mode only takes power away; leaving one gives writes and commands back, so the user decides.
+  approval: (a, ctx) =>
+    READ_ONLY_MODES.has(ctx.session.mode) && !READ_ONLY_MODES.has(a.mode)
+      ? { summary: `switch from ${ctx.session.mode} mode to ${a.mode} mode (writes and commands become available)`, ask: true }
+      : { summary: `switch to ${a.mode} mode` },
+  async run(args, ctx) {
+    if (!ctx.setMode) return errorResult('unavailable', 'the mode cannot be changed in this session; carry on in the current mode.');
+    if (ctx.session.mode === args.mode) return okResult(`already in ${args.mode} mode (${MEANING[args.mode]})`);
+    await ctx.setMode(args.mode);
+    return okResult(`mode is now ${args.mode}: ${MEANING[args.mode]}`);
+  },
+});

@@ -1,0 +1,78 @@
+import type { AnyTool } from './types';
+
+/** decisions.md: the eager core set, sent in full every round. */
+export const EAGER_CORE = [
+  'read_file',
+  'view_image',
+  'write_file',
+  'edit_file',
+  'shell',
+  'execute_code',
+  'grep',
+  'glob',
+  'ask_user',
+  'delegate_task',
+  'skill_view',
+  'set_mode',
+  'tool_search',
+] as const;
+
+/** Read-only child sessions (explore, reviewer) start with this narrowed eager set. */
+export const READ_ONLY_EAGER = ['read_file', 'grep', 'glob', 'shell', 'tool_search'] as const;
+
+/** Permissions a read-only mode (plan, ask) never offers. */
+export const WRITE_PERMISSIONS = new Set(['write', 'exec']);
+
+export interface ActiveSetInput {
+  tools: AnyTool[];
+  deferredEnabled: boolean;
+  /** tools.eager plus whatever the session mode or role requires. */
+  extraEager: string[];
+  /** The session's loaded deferred tools, in load order. */
+  loaded: string[];
+  /** When set (read-only roles), the eager core is narrowed to these names. */
+  narrowEager?: readonly string[];
+  /** Read-only modes drop write/exec tools. */
+  readOnlyMode: boolean;
+  /** Tools a child session may not use at all (delegate_task, ask_user). */
+  excluded: Set<string>;
+}
+
+/**
+ * The tools sent this round, in a stable order: the eager tools in registration order,
+ * then the loaded deferred tools in the order they were loaded.
+ */
+export function activeTools(input: ActiveSetInput): AnyTool[] {
+  const usable = input.tools.filter((t) => !input.excluded.has(t.name) && !(input.readOnlyMode && (WRITE_PERMISSIONS.has(t.permission) || t.name === 'git_commit')));
+  if (!input.deferredEnabled) return usable;
+  const byName = new Map(usable.map((t) => [t.name, t]));
+  const eagerNames = new Set<string>(input.narrowEager ?? usable.filter((t) => !t.deferred).map((t) => t.name));
+  for (const n of input.extraEager) eagerNames.add(n);
+  const eager = usable.filter((t) => eagerNames.has(t.name));
+  const seen = new Set(eager.map((t) => t.name));
+  const loaded = input.loaded.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t && !seen.has(t.name));
+  return [...eager, ...loaded];
+}
+
+/**
+ * `Deferred (load with tool_search): browser (8), git (4), mcp:github (12)`. Counts every tool
+ * of each group that is deferred by default, loaded or not, so loading a tool does not
+ * change the system prompt (and its prompt-cache prefix).
+ */
+export function deferredLine(tools: AnyTool[], eagerAlways: Set<string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const t of tools) {
+    if (!t.deferred || eagerAlways.has(t.name)) continue;
+    counts.set(t.group, (counts.get(t.group) ?? 0) + 1);
+  }
+  if (!counts.size) return undefined;
+  const groups = [...counts.entries()].sort(([a], [b]) => groupRank(a) - groupRank(b) || a.localeCompare(b));
+  return `Deferred (load with tool_search): ${groups.map(([g, n]) => `${g} (${n})`).join(', ')}`;
+}
+
+/** Built-in groups first in a fixed order, MCP servers after them. */
+function groupRank(group: string): number {
+  const order = ['browser', 'git', 'media', 'memory', 'fs'];
+  const i = order.indexOf(group);
+  return i >= 0 ? i : group.startsWith('mcp:') ? 100 : 50;
+}

@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import { killTree } from './kill-tree';
+import { OutputCapture, type CapturedOutput } from './output-capture';
+
+export interface RunProcessOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Most characters of output the caller keeps (head + tail); the rest goes only to the file. */
+  maxChars: number;
+  scratchDir: string;
+  /** File-name prefix of the saved output ("shell", "python"). */
+  label: string;
+  onOutput?(chunk: string): void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ProcessOutcome {
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** The program could not be started (ENOENT when it is not installed). */
+  spawnError?: NodeJS.ErrnoException;
+  /** The command exited but a background process it started kept the output open; reading stopped. */
+  heldOpen: boolean;
+  output: CapturedOutput;
+}
+
+/** How long to keep reading after the main process exits, for output still in the pipes. */
+const DRAIN_AFTER_EXIT_MS = 500;
+/** ...and at most this long when a background process keeps writing. */
+const MAX_READ_AFTER_EXIT_MS = 3000;
+
+/** Environment for tool processes: no pagers or credential prompts waiting on a terminal that is not there. */
+export function toolEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
+}
+
+/**
+ * Runs a program in its own process group, streaming stdout+stderr (interleaved) to `onOutput` and to a file,
+ * keeping a bounded head/tail in memory. Timeout and abort kill the whole group (SIGTERM, then SIGKILL).
+ */
+export function runProcess(o: RunProcessOptions, displayPath: (p: string) => string): Promise<ProcessOutcome> {
+  return new Promise((resolve) => {
+    const capture = new OutputCapture(o.maxChars, o.scratchDir, o.label);
+    let timedOut = false;
+    let cancelled = false;
+    let heldOpen = false;
+    let spawnError: NodeJS.ErrnoException | undefined;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let done = false;
+    let killing: Promise<void> | undefined;
+
+    const child = spawn(o.command, o.args, {
+      cwd: o.cwd,
+      env: o.env ?? toolEnv(),
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+
+    const kill = () => {
+      if (!killing && child.pid !== undefined) killing = killTree(child.pid);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, o.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      kill();
+    };
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+
+    let paused = false;
+    let lastActivity = Date.now();
+    for (const s of streams) {
+      const decoder = new StringDecoder('utf8');
+      s.on('data', (buf: Buffer) => {
+        lastActivity = Date.now();
+        const text = decoder.write(buf);
+        if (!text) return;
+        o.onOutput?.(text);
+        if (!capture.push(text) && !paused) {
+          paused = true;
+          for (const p of streams) p.pause();
+          capture.onDrain(() => {
+            paused = false;
+            lastActivity = Date.now();
+            for (const p of streams) p.resume();
+          });
+        }
+      });
+      s.on('end', () => capture.push(decoder.end()));
+      s.on('error', () => {
+        /* a destroyed pipe ends the read; nothing else to do */
+      });
+    }
+
+    const finish = async () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      o.signal.removeEventListener('abort', onAbort);
+      await killing;
+      const output = await capture.finish(displayPath);
+      resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output });
+    };
+
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      spawnError = e;
+      void finish();
+    });
+    child.on('exit', (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      // A background process (`server &`) may keep the pipes open: once they go quiet, stop reading.
+      const exitedAt = Date.now();
+      const watch = setInterval(() => {
+        if (done) return clearInterval(watch);
+        if (paused) return;
+        if (Date.now() - lastActivity < DRAIN_AFTER_EXIT_MS && Date.now() - exitedAt < MAX_READ_AFTER_EXIT_MS) return;
+        clearInterval(watch);
+        heldOpen = true;
+        for (const s of streams) s.destroy();
+        child.unref();
+        void finish();
+      }, 100);
+      watch.unref();
+    });
+    child.on('close', () => void finish());
+  });
+}

@@ -1,0 +1,40 @@
+import { askUserTool } from './core/ask-user';
+import { editFileTool } from './core/edit-file';
+import { executeCodeTool } from './core/execute-code';
+import { globTool } from './core/glob';
+import { grepTool } from './core/grep';
+import { listDirTool } from './core/list-dir';
+import { readFileTool } from './core/read-file';
+import { setModeTool } from './core/set-mode';
+import { shellTool } from './core/shell';
+import { skillViewTool } from './core/skill-view';
+import { writeFileTool } from './core/write-file';
+import { gitCommitTool } from './git/git-commit';
+import { gitDiffTool } from './git/git-diff';
+import { gitLogTool } from './git/git-log';
+import { gitStatusTool } from './git/git-status';
+import type { AnyTool } from './types';
+
+/**
+ * The one list every built-in tool is registered through (in the order eager tools are sent).
+ * view_image, delegate_task and tool_search are added by their own modules.
+ */
+export function createBuiltinTools(): AnyTool[] {
+  return [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    shellTool,
+    executeCodeTool,
+    grepTool,
+    globTool,
+    askUserTool,
+    skillViewTool,
+    setModeTool,
+    listDirTool,
+    gitStatusTool,
+    gitDiffTool,
+    gitLogTool,
+    gitCommitTool,
+  ] as AnyTool[];
+}

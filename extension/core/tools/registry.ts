@@ -1,0 +1,145 @@
+import { checkApproval } from './approval-policy';
+import { parseToolArguments } from './arguments';
+import { toolJsonSchema } from './json-schema';
+import { modeAllows } from './modes';
+import { closeNames } from './suggest';
+import { errorResult, type AnyTool, type Permission, type ToolContext, type ToolResult } from './types';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** One row of `snowpea tools list --json` and the tools tree. */
+export interface CatalogEntry {
+  name: string;
+  group: string;
+  permission: Permission;
+  summary: string;
+  deferred: boolean;
+}
+
+/** Tool names the OpenAI-compatible APIs accept. */
+const NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function cancelled(name: string): ToolResult {
+  return errorResult('cancelled', `${name} was cancelled by the user.`);
+}
+
+/** Every tool the session can call: lookup, JSON Schemas, and the one invoke path (parse, mode, approval, run). */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+  private readonly schemas = new Map<string, Record<string, unknown>>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(tools: Iterable<AnyTool> = []) {
+    for (const t of tools) this.register(t);
+  }
+
+  register(tool: AnyTool): Disposable {
+    if (!NAME_RE.test(tool.name)) throw new Error(`invalid tool name ${JSON.stringify(tool.name)}: use letters, digits, _ and - (at most 64)`);
+    if (this.tools.has(tool.name)) throw new Error(`a tool named ${tool.name} is already registered`);
+    this.tools.set(tool.name, tool);
+    this.fire();
+    return { dispose: () => void (this.tools.get(tool.name) === tool && this.unregister(tool.name)) };
+  }
+
+  unregister(name: string): boolean {
+    const had = this.tools.delete(name);
+    this.schemas.delete(name);
+    if (had) this.fire();
+    return had;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  /** Every tool in registration order. */
+  all(): AnyTool[] {
+    return [...this.tools.values()];
+  }
+
+  /** The JSON Schema sent to the model, derived from the zod input and cached (stable object for byte-identical blocks). */
+  jsonSchemaOf(name: string): Record<string, unknown> {
+    let s = this.schemas.get(name);
+    if (!s) {
+      const tool = this.tools.get(name);
+      if (!tool) throw new Error(`unknown tool ${name}`);
+      s = toolJsonSchema(tool.input);
+      this.schemas.set(name, s);
+    }
+    return s;
+  }
+
+  listCatalog(): CatalogEntry[] {
+    return this.all()
+      .map(({ name, group, permission, summary, deferred }) => ({ name, group, permission, summary, deferred }))
+      .sort((a, b) => a.group.localeCompare(b.group) || a.name.localeCompare(b.name));
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** Runs one call from the model. Never throws: every failure is a ToolResult with an error code. */
+  async invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult> {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      const near = closeNames(name, this.tools.keys());
+      const hint = near.length ? ` Did you mean ${near.join(', ')}?` : ' Use one of the tools you were given, or tool_search to find more.';
+      return errorResult('unknown_tool', `there is no tool named ${JSON.stringify(name)}.${hint}`);
+    }
+    if (ctx.signal.aborted) return cancelled(name);
+    const parsed = parseToolArguments(tool, rawArgs, this.jsonSchemaOf(name));
+    if (!parsed.ok) return parsed.result;
+    if (!modeAllows(tool, ctx.session.mode)) {
+      return errorResult(
+        'mode_blocked',
+        `${name} is not available in ${ctx.session.mode} mode, which is read-only (no writes, commands or commits). Use read tools, or call set_mode with mode "code" to ask the user to switch.`,
+      );
+    }
+    try {
+      const refusal = await checkApproval(tool, parsed.value, ctx);
+      if (refusal) return refusal;
+    } catch (e) {
+      return errorResult('failed', `${name} could not be checked for approval: ${(e as Error).message}`);
+    }
+    return this.run(tool, parsed.value, ctx);
+  }
+
+  /** Runs the handler; a throw becomes `failed`, an abort `cancelled` (even if the handler ignores the signal). */
+  private async run(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+    if (ctx.signal.aborted) return cancelled(tool.name);
+    let onAbort!: () => void;
+    const aborted = new Promise<ToolResult>((resolve) => {
+      onAbort = () => resolve(cancelled(tool.name));
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const running = Promise.resolve()
+      .then(() => tool.run(args, ctx))
+      .then(
+        (r) => (ctx.signal.aborted ? cancelled(tool.name) : r),
+        (e: unknown) => (ctx.signal.aborted ? cancelled(tool.name) : errorResult('failed', `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`)),
+      );
+    try {
+      return await Promise.race([running, aborted]);
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private fire(): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        /* a listener's failure is its own */
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { READ_ONLY_EAGER } from './deferred';
+
+/** An agent definition for delegate_task (decisions.md: general, explore, reviewer). */
+export interface RoleDef {
+  name: string;
+  /** Read-only roles get the narrowed eager set and never write. */
+  readOnly?: boolean;
+  eager?: readonly string[];
+  /** Tools the role requires eagerly (allowed_tools). */
+  requiredTools?: string[];
+  /** The role's persona/instructions, kept in lean child context. */
+  instructions: string;
+}
+
+const ROLES: Record<string, RoleDef> = {
+  default: { name: 'default', instructions: '' },
+  general: { name: 'general', instructions: 'You are a subagent working on one delegated task. Finish it and answer with what the parent needs: results, file paths, and anything you could not verify.' },
+  explore: {
+    name: 'explore',
+    readOnly: true,
+    eager: READ_ONLY_EAGER,
+    instructions: 'You are a read-only explorer. Find and read what the task asks about and report concise findings with file paths and line numbers. Do not change files.',
+  },
+  reviewer: {
+    name: 'reviewer',
+    readOnly: true,
+    eager: READ_ONLY_EAGER,
+    instructions: 'You are a read-only reviewer. Review the code the task names for bugs, risks and missed cases; report findings ordered by severity with file paths and line numbers. Do not change files.',
+  },
+};
+
+export function roleOf(name: string): RoleDef {
+  return ROLES[name] ?? ROLES.default;
+}
+
+export function roleNames(): string[] {
+  return Object.keys(ROLES).filter((n) => n !== 'default');
+}

@@ -1,0 +1,143 @@
+import type { AgentEvent } from '../agent/events';
+import type { ToolCall } from '../agent/messages';
+import type { ToolRuntime } from '../agent/seams';
+import type { Session } from '../agent/session';
+import type { WireTool } from '../model/types';
+import type { Settings } from '../settings/schema';
+import { activeTools, deferredLine, EAGER_CORE } from './deferred';
+import { resolveToolPath } from './paths';
+import { roleOf } from './roles';
+import type { AnyTool, ToolContext, ToolResult } from './types';
+
+/** What the runtime needs from the registry. */
+export interface ToolCatalog {
+  all(): AnyTool[];
+  get(name: string): AnyTool | undefined;
+  jsonSchemaOf(name: string): Record<string, unknown>;
+  invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Hooks around each call: the repeat guard plugs in here. */
+export interface CallGuard {
+  beginTurn(sessionId: string): void;
+  /** Returns a result to use instead of running the call (a stub or a refusal), or undefined to run it. */
+  before(sessionId: string, call: ToolCall, ctx: ToolContext): Promise<ToolResult | undefined> | ToolResult | undefined;
+  /** May rewrite the result (stubs, warnings) and report events. */
+  after(sessionId: string, call: ToolCall, result: ToolResult, notify: (e: AgentEvent) => void, ctx?: ToolContext): ToolResult;
+  /** A write or edit through Snowpea (or the editor, or the disk) changed this file. */
+  invalidatePath?(realPath: string): void;
+}
+
+/** Tools that change a file named by their `path` argument. */
+const WRITING_TOOLS = new Set(['write_file', 'edit_file']);
+
+interface CachedBlock {
+  key: string;
+  block: WireTool[];
+}
+
+/**
+ * Decides which tool schemas go out each round (eager + loaded, or everything when
+ * tools.deferred is off), keeps the serialized block byte-identical while nothing changes,
+ * and runs calls: guard, then the registry, then self-loading of deferred tools.
+ */
+export class SessionToolRuntime implements ToolRuntime {
+  private readonly blocks = new Map<string, CachedBlock>();
+  private readonly schemaCache = new Map<string, WireTool>();
+  guard?: CallGuard;
+
+  constructor(
+    readonly catalog: ToolCatalog,
+    private readonly settings: () => Settings,
+  ) {}
+
+  beginTurn(session: Session): void {
+    this.guard?.beginTurn(session.id);
+  }
+
+  /** Forget cached schemas (a tool was registered, removed or changed). */
+  invalidate(): void {
+    this.schemaCache.clear();
+    this.blocks.clear();
+  }
+
+  active(session: Session): AnyTool[] {
+    const s = this.settings();
+    const role = roleOf(session.role);
+    return activeTools({
+      tools: this.catalog.all(),
+      deferredEnabled: s['tools.deferred'],
+      extraEager: [...s['tools.eager'], ...(role.requiredTools ?? [])],
+      loaded: session.loadedTools,
+      narrowEager: session.isSubagent && role.readOnly ? role.eager : undefined,
+      readOnlyMode: session.mode !== 'code' || (session.isSubagent && !!role.readOnly),
+      excluded: new Set(session.isSubagent ? ['delegate_task', 'ask_user'] : []),
+    });
+  }
+
+  isActive(session: Session, name: string): boolean {
+    return this.active(session).some((t) => t.name === name);
+  }
+
+  /** The grouped line for the system prompt, or undefined when nothing is deferred. */
+  deferredLine(): string | undefined {
+    const s = this.settings();
+    if (!s['tools.deferred']) return undefined;
+    return deferredLine(this.catalog.all(), new Set(s['tools.eager']));
+  }
+
+  toolsFor(session: Session): WireTool[] {
+    const tools = this.active(session);
+    const key = `${session.mode}|${session.role}|${tools.map((t) => t.name).join(',')}`;
+    const cached = this.blocks.get(session.id);
+    if (cached && cached.key === key) return cached.block;
+    const block = tools.map((t) => this.wireTool(t));
+    this.blocks.set(session.id, { key, block });
+    return block;
+  }
+
+  private wireTool(t: AnyTool): WireTool {
+    let w = this.schemaCache.get(t.name);
+    if (!w) {
+      w = { type: 'function', function: { name: t.name, description: t.description, parameters: this.catalog.jsonSchemaOf(t.name) } };
+      this.schemaCache.set(t.name, w);
+    }
+    return w;
+  }
+
+  async execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult> {
+    const tool = this.catalog.get(call.name);
+    const selfLoad = !!tool && tool.deferred && this.settings()['tools.deferred'] && !this.isActive(session, call.name) && this.mayLoad(session, tool);
+    const loadedBefore = session.loadedTools.length;
+    const stub = await this.guard?.before(session.id, call, ctx);
+    let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
+    if (!stub && result.ok && WRITING_TOOLS.has(call.name)) this.invalidateWritten(call, ctx);
+    if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
+    if (session.loadedTools.length > loadedBefore) notify({ type: 'tools.loaded', sessionId: session.id, tools: session.loadedTools.slice(loadedBefore) });
+    if (selfLoad && result.error?.code !== 'invalid_arguments' && result.error?.code !== 'unknown_tool') {
+      const added = session.loadTools([call.name]);
+      if (added.length) {
+        notify({ type: 'tools.loaded', sessionId: session.id, tools: added });
+        result = { ...result, content: `${result.content}\nloaded ${call.name} for this session` };
+      }
+    }
+    return result;
+  }
+
+  private invalidateWritten(call: ToolCall, ctx: ToolContext): void {
+    try {
+      const p = (JSON.parse(call.arguments) as { path?: unknown }).path;
+      if (typeof p === 'string') this.guard?.invalidatePath?.(resolveToolPath(ctx.workspaceRoot, p).real);
+    } catch {
+      /* arguments were validated by the registry; nothing to invalidate otherwise */
+    }
+  }
+
+  /** A child or read-only session cannot self-load tools it is not allowed to have. */
+  private mayLoad(session: Session, tool: AnyTool): boolean {
+    const excluded = session.isSubagent && (tool.name === 'delegate_task' || tool.name === 'ask_user');
+    return !excluded;
+  }
+}
+
+export { EAGER_CORE };

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { printedPath } from './grep-js';
+import type { GrepBackend, GrepMatch } from './grep-types';
+
+let cached: string | null | undefined;
+
+/** The `rg` executable on PATH, or null (looked up once). */
+export function findRipgrep(): string | null {
+  if (cached !== undefined) return cached;
+  const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd'] : ['rg'];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    for (const n of names) {
+      const p = path.join(dir, n);
+      try {
+        fs.accessSync(p, fs.constants.X_OK);
+        if (fs.statSync(p).isFile()) return (cached = p);
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return (cached = null);
+}
+
+/** ripgrep, configured to see the same files as the JS fallback: .gitignore honoured (repo or not), hidden files in, .git out. */
+export function makeRipgrepBackend(rg: string): GrepBackend {
+  return (q) =>
+    new Promise((resolve) => {
+      const rel = printedPath(q.root, q.base);
+      const args = ['--no-config', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never'];
+      args.push('--no-require-git', '--no-ignore-dot', '--hidden', '--glob', '!.git', '--sort', 'path');
+      args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive');
+      if (q.glob) args.push('--glob', q.glob);
+      args.push('-e', q.pattern, '--', rel);
+      const child = spawn(rg, args, { cwd: q.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const matches: GrepMatch[] = [];
+      let total = 0;
+      let partial = '';
+      let stderr = '';
+      const decoder = new StringDecoder('utf8');
+      const onLine = (line: string) => {
+        const nul = line.indexOf('\0');
+        if (nul < 0) return;
+        const colon = line.indexOf(':', nul);
+        total++;
+        if (matches.length >= q.maxResults) return;
+        const file = line.slice(0, nul).replace(/^\.\//, '');
+        matches.push({ file, line: Number(line.slice(nul + 1, colon)), text: line.slice(colon + 1).replace(/\r$/, '') });
+      };
+      child.stdout.on('data', (b: Buffer) => {
+        const parts = (partial + decoder.write(b)).split('\n');
+        partial = parts.pop() ?? '';
+        parts.forEach(onLine);
+      });
+      child.stderr.on('data', (b: Buffer) => {
+        if (stderr.length < 4000) stderr += b.toString('utf8');
+      });
+      const onAbort = () => child.kill('SIGKILL');
+      q.signal.addEventListener('abort', onAbort, { once: true });
+      child.on('error', (e) => {
+        q.signal.removeEventListener('abort', onAbort);
+        resolve({ ok: false, badPattern: `ripgrep could not run: ${e.message}` });
+      });
+      child.on('close', (code) => {
+        q.signal.removeEventListener('abort', onAbort);
+        if (partial) onLine(partial + decoder.end());
+        if (code === 2 && total === 0 && /regex|parse error|syntax/i.test(stderr)) {
+          resolve({ ok: false, badPattern: stderr.trim() });
+          return;
+        }
+        const warning = code === 2 && stderr.trim() ? stderr.trim().split('\n').slice(0, 3).join('; ') : undefined;
+        resolve({ ok: true, matches, total, warning });
+      });
+    });
+}

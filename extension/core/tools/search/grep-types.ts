@@ -1,0 +1,27 @@
+/** What grep asks a search backend (ripgrep or the JS fallback); both must give the same answer. */
+export interface GrepQuery {
+  /** Workspace real root: paths print relative to it, ignore rules start there. */
+  root: string;
+  /** Real path of the file or folder to search. */
+  base: string;
+  pattern: string;
+  /** Filter on paths relative to the workspace root: `*.ts` (any folder) or `src/**\/*.py`. */
+  glob?: string;
+  ignoreCase: boolean;
+  /** Matches to keep; the rest are only counted. */
+  maxResults: number;
+  signal: AbortSignal;
+}
+
+export interface GrepMatch {
+  /** Path relative to the workspace root (posix), or absolute when outside it. */
+  file: string;
+  line: number;
+  text: string;
+}
+
+export type GrepOutcome =
+  | { ok: true; matches: GrepMatch[]; total: number; warning?: string }
+  | { ok: false; badPattern: string };
+
+export type GrepBackend = (q: GrepQuery) => Promise<GrepOutcome>;

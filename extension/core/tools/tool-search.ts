@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineTool, errorResult, okResult, type AnyTool } from './types';
+
+const MAX_RESULTS = 5;
+
+/** Splits a keyword query into required (+term) and optional terms, lower-cased. */
+export function parseQuery(query: string): { required: string[]; optional: string[] } {
+  const required: string[] = [];
+  const optional: string[] = [];
+  for (const raw of query.toLowerCase().split(/\s+/).filter(Boolean)) {
+    if (raw.startsWith('+') && raw.length > 1) required.push(raw.slice(1));
+    else optional.push(raw.replace(/^\+/, ''));
+  }
+  return { required, optional: optional.filter(Boolean) };
+}
+
+/**
+ * Ranking: a term scores 10 when it equals a name part (browser_click -> browser, click),
+ * 6 when the name contains it, 4 when it names the group, 1 when the summary or description
+ * mentions it. A tool must match every +term somewhere; ties go to the shorter name, then A-Z.
+ */
+export function scoreTool(tool: AnyTool, term: string): number {
+  const name = tool.name.toLowerCase();
+  const parts = name.split(/[_\-.]+/);
+  let score = 0;
+  if (parts.includes(term) || name === term) score += 10;
+  else if (name.includes(term)) score += 6;
+  if (tool.group.toLowerCase() === term || tool.group.toLowerCase().includes(term)) score += 4;
+  if (`${tool.summary} ${tool.description}`.toLowerCase().includes(term)) score += 1;
+  return score;
+}
+
+export function searchTools(tools: AnyTool[], query: string): AnyTool[] {
+  const { required, optional } = parseQuery(query);
+  const terms = [...required, ...optional];
+  if (!terms.length) return [];
+  const scored = tools
+    .map((t) => ({ t, req: required.map((r) => scoreTool(t, r)), opt: optional.map((o) => scoreTool(t, o)) }))
+    .filter((x) => x.req.every((s) => s > 0) && [...x.req, ...x.opt].some((s) => s > 0))
+    .map((x) => ({ t: x.t, score: [...x.req, ...x.opt].reduce((a, b) => a + b, 0) }));
+  scored.sort((a, b) => b.score - a.score || a.t.name.length - b.t.name.length || a.t.name.localeCompare(b.t.name));
+  return scored.slice(0, MAX_RESULTS).map((x) => x.t);
+}
+
+export interface ToolSearchHost {
+  /** Tools that can be loaded (deferred ones the session may use). */
+  candidates(sessionId: string): AnyTool[];
+  /** Every registered tool name (to tell unknown from unavailable). */
+  has(name: string): boolean;
+}
+
+const input = z.object({
+  query: z.string().min(1).describe('"select:name_a,name_b" loads exactly those tools; otherwise keywords over tool names, groups and descriptions ("+browser click": a leading + marks a required term). Returns at most 5 tools.'),
+});
+
+export function createToolSearchTool(host: ToolSearchHost): AnyTool {
+  return defineTool({
+    name: 'tool_search',
+    group: 'core',
+    permission: 'read',
+    deferred: false,
+    summary: 'Load deferred tools (browser, git, media, memory, MCP) by name or keyword',
+    description:
+      'Load the schemas of deferred tools listed in the system prompt\'s "Deferred" line, so you can call them from the next round on. Use "select:a,b" when you know the names, or keywords to search.',
+    input,
+    describeCall: (a) => `tool_search ${a.query}`,
+    async run(args, ctx) {
+      const candidates = host.candidates(ctx.session.id);
+      const q = args.query.trim();
+      let found: AnyTool[];
+      const notes: string[] = [];
+      if (q.toLowerCase().startsWith('select:')) {
+        const names = q.slice(7).split(',').map((n) => n.trim()).filter(Boolean);
+        const byName = new Map(candidates.map((t) => [t.name, t]));
+        found = names.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t);
+        const missing = names.filter((n) => !byName.has(n));
+        const unknown = missing.filter((n) => !host.has(n));
+        const unavailable = missing.filter((n) => host.has(n));
+        if (unknown.length) notes.push(`unknown: ${unknown.join(', ')}`);
+        if (unavailable.length) notes.push(`not loadable here (already loaded, eager, or not allowed in this session): ${unavailable.join(', ')}`);
+      } else {
+        found = searchTools(candidates, q);
+      }
+      if (!found.length) {
+        return errorResult('not_found', `no deferred tool matched "${q}"${notes.length ? ` (${notes.join('; ')})` : ''}; check the Deferred line in the system prompt for group names`);
+      }
+      const added = ctx.loadTools ? ctx.loadTools(found.map((t) => t.name)) : [];
+      const lines = found.map((t) => `- ${t.name} (${t.group}, ${t.permission}): ${t.summary}`);
+      const head = added.length ? `loaded ${added.join(', ')}; callable from your next round` : `already loaded: ${found.map((t) => t.name).join(', ')}`;
+      return okResult([head, ...lines, ...notes].join('\n'));
+    },
+  });
+}
