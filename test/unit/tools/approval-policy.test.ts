@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { planApproval } from '../../../extension/core/tools/approval-policy';
+import { call, makeCtx, registry, tempDir, writeTree } from './helpers';
+
+describe('tools: approval policy', () => {
+  const ws = tempDir();
+  const outside = tempDir('snowpea-outside-');
+  writeTree(ws, { 'a.txt': 'one\ntwo\n' });
+  writeTree(outside, { 'o.txt': 'out\n' });
+  fs.symlinkSync(outside, path.join(ws, 'link-out'));
+  const tool = (n: string) => registry().get(n)!;
+
+  it('read tools run freely inside the workspace', async () => {
+    const ctx = makeCtx(ws);
+    assert.equal((await call(ctx, 'read_file', { path: 'a.txt' })).ok, true);
+    assert.equal((await call(ctx, 'grep', { pattern: 'one' })).ok, true);
+    assert.equal(ctx.asked.length, 0);
+  });
+
+  it('a read outside the workspace (or through a link out of it) always asks, with the reason', async () => {
+    const ctx = makeCtx(ws, { settings: { 'approvals.autoApprove': ['read', 'read_file'] } });
+    assert.equal((await call(ctx, 'read_file', { path: path.join(outside, 'o.txt') })).ok, true);
+    assert.equal((await call(ctx, 'read_file', { path: 'link-out/o.txt' })).ok, true);
+    assert.equal(ctx.asked.length, 2);
+    for (const req of ctx.asked) {
+      assert.equal(req.alwaysAsk, true);
+      assert.match(req.reason!, /outside the workspace/);
+    }
+  });
+
+  it('write, exec and interact-type tools ask unless auto-approved by name or permission tag', () => {
+    const ctx = makeCtx(ws);
+    const w = planApproval(tool('write_file'), { path: 'b.txt', content: 'x\n' }, ctx);
+    assert.equal(w.kind, 'ask');
+    assert.deepEqual(w.kind === 'ask' && w.request, { tool: 'write_file', permission: 'write', summary: 'write b.txt (1 line)', alwaysAsk: false });
+    const s = planApproval(tool('shell'), { command: 'npm test' }, ctx);
+    assert.equal(s.kind === 'ask' && s.request.summary, 'run: npm test');
+    assert.equal(planApproval(tool('write_file'), { path: 'b.txt', content: '' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'run');
+    assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['shell'] } })).kind, 'run');
+    assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'ask');
+  });
+
+  it('protected paths always ask, even with autoApprove ["write"]', async () => {
+    const auto = { settings: { 'approvals.autoApprove': ['write', 'write_file', 'edit_file'] } };
+    for (const p of ['.vscode/settings.json', '.git/hooks/pre-commit', '.snowpea/settings.json', '.mcp.json', '.cursor/mcp.json', '.env.local']) {
+      const plan = planApproval(tool('write_file'), { path: p, content: 'x' }, makeCtx(ws, auto));
+      assert.equal(plan.kind, 'ask', p);
+      assert.equal(plan.kind === 'ask' && plan.request.alwaysAsk, true, p);
+      assert.ok(plan.kind === 'ask' && plan.request.reason, p);
+    }
+    const outsidePlan = planApproval(tool('write_file'), { path: path.join(outside, 'n.txt'), content: 'x' }, makeCtx(ws, auto));
+    assert.equal(outsidePlan.kind === 'ask' && outsidePlan.request.alwaysAsk, true);
+    assert.match(outsidePlan.kind === 'ask' ? outsidePlan.request.reason! : '', /outside the workspace/);
+    // Reading a protected file inside the workspace is a plain read.
+    assert.equal(planApproval(tool('read_file'), { path: '.env' }, makeCtx(ws)).kind, 'run');
+  });
+
+  it('a denied call returns denied, says the user declined, and does not run', async () => {
+    const ctx = makeCtx(ws, { decide: () => 'deny' });
+    const res = await call(ctx, 'write_file', { path: 'denied.txt', content: 'x' });
+    assert.equal(res.error?.code, 'denied');
+    assert.match(res.content, /the user declined write denied\.txt/);
+    assert.equal(fs.existsSync(path.join(ws, 'denied.txt')), false);
+  });
+
+  it('an approver that throws counts as not approved', async () => {
+    const ctx = makeCtx(ws, { extra: { approver: { approve: async () => { throw new Error('no terminal'); } } } });
+    const res = await call(ctx, 'shell', { command: 'touch never' });
+    assert.equal(res.error?.code, 'denied');
+    assert.match(res.content, /no terminal/);
+    assert.equal(fs.existsSync(path.join(ws, 'never')), false);
+  });
+
+  it('an untrusted workspace runs read tools only', async () => {
+    const ctx = makeCtx(ws, { settings: { 'approvals.autoApprove': ['write', 'exec'] }, extra: { workspaceTrusted: false } });
+    const res = await call(ctx, 'write_file', { path: 'u.txt', content: 'x' });
+    assert.equal(res.error?.code, 'policy_blocked');
+    assert.match(res.content, /not trusted/);
+    assert.equal((await call(ctx, 'read_file', { path: 'a.txt' })).ok, true);
+  });
+
+  it('reads of Snowpea scratch files (full shell output) do not ask', async () => {
+    const ctx = makeCtx(ws);
+    fs.mkdirSync(ctx.scratchDir, { recursive: true });
+    fs.writeFileSync(path.join(ctx.scratchDir, 'out.log'), 'log\n');
+    assert.equal((await call(ctx, 'read_file', { path: path.join(ctx.scratchDir, 'out.log') })).ok, true);
+    assert.equal(ctx.asked.length, 0);
+    // ...but writing there is outside the workspace.
+    assert.equal(planApproval(tool('write_file'), { path: path.join(ctx.scratchDir, 'x'), content: '' }, ctx).kind, 'ask');
+  });
+
+  it('shell with a cwd outside the workspace always asks', () => {
+    const plan = planApproval(tool('shell'), { command: 'ls', cwd: outside }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['exec'] } }));
+    assert.equal(plan.kind === 'ask' && plan.request.alwaysAsk, true);
+  });
+});
