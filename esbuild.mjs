@@ -8,6 +8,8 @@ import * as path from 'node:path';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outdir = 'dist';
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const versionDefine = { SNOWPEA_VERSION: JSON.stringify(pkg.version) };
 
 /** Copies runtime assets the bundles locate at run time (sql.js wasm, codicons). */
 function copyAssets() {
@@ -38,6 +40,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode', ...lazyExternal],
+    define: versionDefine,
   },
   {
     ...common,
@@ -47,6 +50,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: [...lazyExternal],
+    define: versionDefine,
     banner: { js: '#!/usr/bin/env node' },
   },
   {

@@ -20,7 +20,8 @@ export interface ToolCall {
 }
 
 export type Message =
-  | { role: 'user'; content: string | ContentPart[] }
+  /** `attachedBy` marks a user message the loop added to carry images from tools (view_image, screenshots). */
+  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string };
 

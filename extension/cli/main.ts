@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { runCommand } from './run';
+import { sessionsCommand } from './sessions';
+import { toolsCommand } from './tools';
+
+declare const SNOWPEA_VERSION: string | undefined;
+
+const HELP = `snowpea: the Snowpea coding agent on the command line
+
+Usage:
+  snowpea run "prompt" [--session ID] [--json] [--yes] [--max-rounds N]
+  snowpea sessions list [--json]
+  snowpea sessions show ID
+  snowpea sessions export ID [--format json|md]
+  snowpea tools list [--json]
+  snowpea tools call NAME --args JSON [--json] [--yes]
+
+Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
+  --base-url URL      OpenAI-compatible endpoint (default https://api.openai.com/v1)
+  --model NAME        model name
+  --api-key KEY       API key (else OPENAI_API_KEY or ~/.snowpea/credentials.json)
+Other flags:
+  --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
+  --state-db FILE     sessions database (default ~/.snowpea/state.db)
+  --verbose           log to stderr
+  -h, --help          this help
+  -v, --version       print the version
+
+Exit codes: 0 done, 1 error, 130 interrupted.`;
+
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  json: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  verbose: { type: 'boolean' },
+  session: { type: 'string' },
+  settings: { type: 'string' },
+  'state-db': { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'api-key': { type: 'string' },
+  'max-rounds': { type: 'string' },
+  format: { type: 'string' },
+  args: { type: 'string' },
+  attach: { type: 'string', multiple: true },
+} as const;
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** One handler per top-level command: a table, not a switch. */
+const commands: Record<string, (pos: string[], flags: Flags) => Promise<number>> = {
+  run: (pos, flags) => {
+    if (!pos[0]) throw new UsageError('snowpea run needs a prompt: snowpea run "what to do"');
+    return runCommand(pos.join(' '), flags);
+  },
+  sessions: (pos, flags) => sessionsCommand(pos[0], pos[1], flags),
+  tools: (pos, flags) => toolsCommand(pos[0], pos[1], flags),
+};
+
+class UsageError extends Error {}
+
+function version(): string {
+  return typeof SNOWPEA_VERSION === 'string' ? SNOWPEA_VERSION : (process.env.npm_package_version ?? 'dev');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`snowpea: ${(e as Error).message}\n\n${HELP}\n`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    process.stdout.write(`snowpea ${version()}\n`);
+    return 0;
+  }
+  const [cmd, ...rest] = positionals;
+  if (values.help || !cmd) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const handler = commands[cmd];
+  if (!handler) {
+    process.stderr.write(`snowpea: unknown command ${cmd}\n\n${HELP}\n`);
+    return 1;
+  }
+  try {
+    return await handler(rest, values as Flags);
+  } catch (e) {
+    process.stderr.write(`snowpea: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`snowpea: ${(e as Error).stack ?? e}\n`);
+      process.exit(1);
+    },
+  );
+}

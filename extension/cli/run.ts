@@ -1,0 +1,54 @@
+import type { AgentEvent } from '../core/agent/events';
+import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
+
+export interface RunFlags extends CommonFlags {
+  session?: string;
+  json?: boolean;
+}
+
+/** Renders events for people: the streamed answer on stdout, one short line per tool call on stderr. */
+function humanRenderer(): (e: AgentEvent) => void {
+  let midLine = false;
+  const out = (s: string) => {
+    process.stdout.write(s);
+    midLine = !s.endsWith('\n');
+  };
+  const note = (s: string) => {
+    if (midLine) out('\n');
+    process.stderr.write(s + '\n');
+  };
+  return (e) => {
+    if (e.type === 'text.delta') out(e.text);
+    else if (e.type === 'tool.result') note(`  ${e.ok ? '✓' : '✗'} ${e.tool}: ${e.summary}`);
+    else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.join(', ')}`);
+    else if (e.type === 'loop.suspected') note(`  loop suspected: ${e.tool} ran ${e.count} times`);
+    else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
+    else if (e.type === 'error') note(`snowpea: ${e.message}`);
+    else if (e.type === 'turn.end' && midLine) out('\n');
+  };
+}
+
+/** `snowpea run "prompt"`: one turn in the current folder. Exit codes: 0 done, 1 error, 130 interrupted. */
+export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
+  const log = stderrLogger(!!flags.verbose);
+  const cwd = process.cwd();
+  const { agent, store } = await createCliAgent(cwd, flags, log);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    const session = flags.session ? agent.openSession(flags.session) : agent.newSession();
+    if (!session) {
+      log.error(`no session ${flags.session} in ${store.file}`);
+      return 1;
+    }
+    agent.onEvent(flags.json ? (e) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer());
+    const result = await agent.runTurn(session, prompt, controller.signal);
+    if (!flags.json) process.stderr.write(`session ${session.id}\n`);
+    return result.reason === 'cancelled' ? 130 : result.reason === 'done' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    agent.dispose();
+    await store.close();
+  }
+}

@@ -1,0 +1,114 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Agent } from '../core/agent/agent';
+import type { Logger } from '../core/log';
+import { modelCapabilities } from '../core/model/capabilities';
+import { createOpenAIClient } from '../core/model/openai-client';
+import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
+import { formatIssue, mergeSettings, type SettingsSource } from '../core/settings/load';
+import type { Settings } from '../core/settings/schema';
+import { openStateDb, type StateDb } from '../core/store';
+import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
+import { createBuiltinTools } from '../core/tools/index';
+import { ToolRegistry } from '../core/tools/registry';
+import { terminalApprover, terminalAskUser } from './terminal';
+
+export interface CommonFlags {
+  settings?: string;
+  'base-url'?: string;
+  model?: string;
+  'api-key'?: string;
+  'max-rounds'?: string;
+  'state-db'?: string;
+  yes?: boolean;
+  verbose?: boolean;
+}
+
+export function stderrLogger(verbose: boolean): Logger {
+  const w = (level: string) => (m: string) => void process.stderr.write(`snowpea ${level}: ${m}\n`);
+  return { error: w('error'), warn: w('warn'), info: verbose ? w('info') : () => {}, debug: verbose ? w('debug') : () => {} };
+}
+
+/** Settings for the CLI: defaults, ~/.snowpea, .snowpea, --settings FILE, then flags and environment. */
+export function cliSettings(cwd: string, flags: CommonFlags, log: Logger): Settings {
+  const sources: Array<SettingsSource & { error?: string }> = [...fileSources(cwd)];
+  if (flags.settings) {
+    const f = readSettingsFile(`--settings ${flags.settings}`, path.resolve(cwd, flags.settings));
+    if (f.values === undefined && !f.error) f.error = `settings file ${flags.settings} not found`;
+    sources.push(f);
+  }
+  const fromFlags: Record<string, unknown> = {};
+  const baseUrl = flags['base-url'] ?? process.env.OPENAI_BASE_URL;
+  if (baseUrl) fromFlags['model.baseUrl'] = baseUrl;
+  if (flags.model) fromFlags['model.name'] = flags.model;
+  if (flags['max-rounds']) fromFlags['agent.maxRounds'] = Number(flags['max-rounds']);
+  sources.push({ name: 'command-line flags', values: fromFlags });
+  const loaded = mergeSettings(sources);
+  for (const s of sources) if (s.error) log.warn(s.error);
+  for (const i of loaded.issues) log.warn(formatIssue(i));
+  return loaded.settings;
+}
+
+/** API key: --api-key, OPENAI_API_KEY, or ~/.snowpea/credentials.json ({"apiKey": "..."}, mode 0600). */
+export function cliApiKey(flags: CommonFlags, log: Logger): string {
+  if (flags['api-key']) return flags['api-key'];
+  if (process.env.OPENAI_API_KEY) return process.env.OPENAI_API_KEY;
+  const file = path.join(snowpeaHome(), 'credentials.json');
+  try {
+    const st = fs.statSync(file);
+    if ((st.mode & 0o077) !== 0) log.warn(`${file} is readable by others; run: chmod 600 ${file}`);
+    const key = (JSON.parse(fs.readFileSync(file, 'utf8')) as { apiKey?: unknown }).apiKey;
+    if (typeof key === 'string' && key) return key;
+  } catch {
+    /* no credentials file */
+  }
+  return 'none';
+}
+
+export async function openCliStore(flags: CommonFlags, log: Logger): Promise<StateDb> {
+  const file = flags['state-db'] ?? process.env.SNOWPEA_STATE_DB ?? path.join(snowpeaHome(), 'state.db');
+  const db = await openStateDb({ file, log });
+  if (db.notice) log.warn(db.notice);
+  return db;
+}
+
+export function cliRegistry(): ToolRegistry {
+  return new ToolRegistry(createBuiltinTools());
+}
+
+export interface CliAgent {
+  agent: Agent;
+  store: StateDb;
+  settings: Settings;
+}
+
+export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger): Promise<CliAgent> {
+  const settings = cliSettings(cwd, flags, log);
+  const apiKey = cliApiKey(flags, log);
+  const caps = modelCapabilities(settings['model.name'], settings);
+  if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
+  const client = createOpenAIClient({
+    baseUrl: settings['model.baseUrl'],
+    apiKey,
+    model: settings['model.name'],
+    maxOutputTokens: settings['model.maxOutputTokens'],
+    requestTimeoutS: settings['model.requestTimeoutS'],
+    maxRetries: settings['model.maxRetries'],
+    log: (level, m) => log[level](m),
+  });
+  const store = await openCliStore(flags, log);
+  const agent = new Agent({
+    workspaceRoot: cwd,
+    settings: () => settings,
+    client: () => client,
+    registry: cliRegistry(),
+    store,
+    fileReader: createDiskFileReader(),
+    fileWriter: createDiskFileWriter(),
+    approver: terminalApprover({ yes: !!flags.yes, autoApprove: settings['approvals.autoApprove'] }),
+    askUser: terminalAskUser(),
+    logger: log,
+    scratchRoot: path.join(snowpeaHome(), 'scratch'),
+  });
+  return { agent, store, settings };
+}

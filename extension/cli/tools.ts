@@ -1,0 +1,72 @@
+import * as path from 'node:path';
+import { Session } from '../core/agent/session';
+import { SessionToolRuntime } from '../core/tools/runtime';
+import { snowpeaHome } from '../core/settings/files';
+import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
+import { createToolSearchTool } from '../core/tools/tool-search';
+import type { ToolContext } from '../core/tools/types';
+import { cliRegistry, cliSettings, stderrLogger, type CommonFlags } from './setup';
+import { terminalApprover, terminalAskUser } from './terminal';
+
+export interface ToolsFlags extends CommonFlags {
+  json?: boolean;
+  args?: string;
+}
+
+function registryWithSearch() {
+  const registry = cliRegistry();
+  if (!registry.has('tool_search')) registry.register(createToolSearchTool({ has: (n) => registry.has(n), candidates: () => registry.all().filter((t) => t.deferred) }));
+  return registry;
+}
+
+/** `snowpea tools list [--json]` and `snowpea tools call NAME --args JSON`. */
+export async function toolsCommand(sub: string | undefined, name: string | undefined, flags: ToolsFlags): Promise<number> {
+  const log = stderrLogger(!!flags.verbose);
+  const cwd = process.cwd();
+  const settings = cliSettings(cwd, flags, log);
+  const registry = registryWithSearch();
+  if (sub === 'list' || sub === undefined) {
+    const rows = registry.listCatalog().map((t) => ({ ...t, deferred: settings['tools.deferred'] ? t.deferred && !settings['tools.eager'].includes(t.name) : false }));
+    if (flags.json) {
+      process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+      return 0;
+    }
+    const groups = new Map<string, typeof rows>();
+    for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+    for (const [group, tools] of groups) {
+      const eager = tools.every((t) => !t.deferred);
+      process.stdout.write(`${group} (${tools.length}, ${eager ? 'eager' : 'deferred'})\n`);
+      for (const t of tools) process.stdout.write(`  ${t.name.padEnd(22)} ${t.permission.padEnd(9)} ${t.summary}\n`);
+    }
+    return 0;
+  }
+  if (sub !== 'call') {
+    log.error(`unknown tools command ${sub}: use list or call`);
+    return 1;
+  }
+  if (!name || !registry.has(name)) {
+    log.error(name ? `unknown tool ${name} (see: snowpea tools list)` : 'snowpea tools call needs a tool name');
+    return 1;
+  }
+  const session = new Session({ workspaceRoot: cwd });
+  const runtime = new SessionToolRuntime(registry, () => settings);
+  const controller = new AbortController();
+  process.on('SIGINT', () => controller.abort());
+  const ctx: ToolContext = {
+    workspaceRoot: cwd,
+    fileReader: createDiskFileReader(),
+    fileWriter: createDiskFileWriter(),
+    approver: terminalApprover({ yes: !!flags.yes, autoApprove: settings['approvals.autoApprove'] }),
+    askUser: terminalAskUser(),
+    signal: controller.signal,
+    settings,
+    session: { id: session.id, mode: session.mode, role: session.role, isSubagent: false },
+    scratchDir: path.join(snowpeaHome(), 'scratch', 'cli'),
+    onOutput: flags.json ? undefined : undefined,
+    loadTools: (names) => session.loadTools(names),
+  };
+  const result = await runtime.catalog.invoke(name, flags.args ?? '{}', ctx);
+  if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  else process.stdout.write(result.content + (result.content.endsWith('\n') ? '' : '\n'));
+  return result.ok ? 0 : 1;
+}

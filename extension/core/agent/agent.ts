@@ -1,0 +1,179 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Logger } from '../log';
+import type { ModelClient } from '../model/types';
+import type { Settings } from '../settings/schema';
+import type { ToolRegistry } from '../tools/registry';
+import { RepeatGuard } from '../tools/repeat-guard';
+import { SessionToolRuntime } from '../tools/runtime';
+import { createToolSearchTool } from '../tools/tool-search';
+import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
+import type { Disposable } from './emitter';
+import { AgentLoop, type TurnResult } from './loop';
+import type { ContentPart, Message } from './messages';
+import { SessionPromptBuilder } from './prompt-builder';
+import type { TranscriptSink } from './seams';
+import { Session, type Mode } from './session';
+import type { PromptPart } from './system-prompt';
+import type { ImageResolver } from './wire';
+import type { AgentEvent } from './events';
+
+/** What the agent needs from state.db beyond the transcript sink. */
+export interface AgentStore extends TranscriptSink {
+  createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[] }): { id: string; created: number };
+  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; created: number } | null | undefined;
+  getMessages(id: string): Message[];
+}
+
+export interface AgentOptions {
+  workspaceRoot: string;
+  settings: () => Settings;
+  client: () => ModelClient;
+  registry: ToolRegistry;
+  store?: AgentStore;
+  fileReader: FileReader;
+  fileWriter?: FileWriter;
+  approver: Approver;
+  askUser?: ToolContext['askUser'];
+  logger: Logger;
+  /** Per-session scratch folders (full shell outputs, attachments) go under this. */
+  scratchRoot: string;
+  workspaceTrusted?: boolean;
+  extraPromptParts?: (session: Session) => PromptPart[];
+  imageResolver?: ImageResolver;
+}
+
+/**
+ * The agent core as the host and the CLI use it: sessions (stored in state.db), the loop,
+ * the tool runtime with the repeat guard and deferred tools, and the prompt builder.
+ */
+export class Agent implements Disposable {
+  readonly runtime: SessionToolRuntime;
+  readonly guard: RepeatGuard;
+  readonly prompt: SessionPromptBuilder;
+  private readonly loop: AgentLoop;
+  private readonly live = new Map<string, Session>();
+  readonly onEvent: AgentLoop['onEvent'];
+  private readonly disposables: Disposable[] = [];
+
+  constructor(private readonly opts: AgentOptions) {
+    this.runtime = new SessionToolRuntime(opts.registry, opts.settings);
+    if (!opts.registry.has('tool_search')) {
+      this.disposables.push(
+        opts.registry.register(
+          createToolSearchTool({
+            has: (n) => opts.registry.has(n),
+            candidates: (sessionId) => {
+              const s = this.live.get(sessionId);
+              return opts.registry.all().filter((t) => t.deferred && (!s || !this.runtime.isActive(s, t.name)));
+            },
+          }),
+        ),
+      );
+    }
+    this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
+    this.prompt = new SessionPromptBuilder({
+      settings: opts.settings,
+      deferredLine: () => this.runtime.deferredLine(),
+      extraParts: opts.extraPromptParts,
+      imageResolver: opts.imageResolver,
+    });
+    this.guard = new RepeatGuard({
+      enabled: () => opts.settings()['tools.repeatGuard'],
+      isResultVisible: (sid, callId) => this.prompt.isResultVisible(sid, callId),
+    });
+    this.runtime.guard = this.guard;
+    this.loop = new AgentLoop({
+      client: opts.client,
+      tools: this.runtime,
+      prompt: this.prompt,
+      settings: opts.settings,
+      logger: opts.logger,
+      sink: opts.store,
+      toolContext: (session, signal, onOutput) => this.toolContext(session, signal, onOutput),
+    });
+    this.onEvent = this.loop.onEvent;
+  }
+
+  newSession(init: { mode?: Mode; role?: string; parentId?: string; title?: string } = {}): Session {
+    const session = new Session({ workspaceRoot: this.opts.workspaceRoot, ...init });
+    this.opts.store?.createSession({
+      id: session.id,
+      parentId: session.parentId ?? null,
+      title: session.title,
+      workspaceRoot: session.workspaceRoot,
+      mode: session.mode,
+      role: session.role,
+      loadedTools: session.loadedTools,
+    });
+    this.live.set(session.id, session);
+    return session;
+  }
+
+  /** Resumes a stored session: the next turn continues with the full stored transcript. */
+  openSession(id: string): Session | undefined {
+    const live = this.live.get(id);
+    if (live) return live;
+    const rec = this.opts.store?.getSession(id);
+    if (!rec) return undefined;
+    const session = new Session({
+      id: rec.id,
+      title: rec.title,
+      workspaceRoot: rec.workspaceRoot,
+      mode: rec.mode as Mode,
+      role: rec.role,
+      parentId: rec.parentId ?? undefined,
+      loadedTools: rec.loadedTools,
+      messages: this.opts.store!.getMessages(id),
+      created: rec.created,
+    });
+    this.live.set(id, session);
+    return session;
+  }
+
+  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
+    this.live.set(session.id, session);
+    const before = session.loadedTools.length;
+    try {
+      return await this.loop.runTurn(session, prompt, signal);
+    } finally {
+      if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
+    }
+  }
+
+  private toolContext(session: Session, signal: AbortSignal, onOutput: (chunk: string) => void): ToolContext {
+    const scratchDir = path.join(this.opts.scratchRoot, session.id);
+    fs.mkdirSync(scratchDir, { recursive: true });
+    return {
+      workspaceRoot: session.workspaceRoot,
+      fileReader: this.opts.fileReader,
+      fileWriter: this.opts.fileWriter,
+      approver: this.opts.approver,
+      signal,
+      settings: this.opts.settings(),
+      session: { id: session.id, mode: session.mode, role: session.role, isSubagent: session.isSubagent },
+      onOutput,
+      scratchDir,
+      askUser: session.isSubagent ? undefined : this.opts.askUser,
+      setMode: (mode) => {
+        session.mode = mode;
+        this.opts.store?.updateSession(session.id, { mode });
+      },
+      loadTools: (names) => {
+        const added = session.loadTools(names);
+        if (added.length) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
+        return added;
+      },
+      workspaceTrusted: this.opts.workspaceTrusted,
+    };
+  }
+
+  on(listener: (e: AgentEvent) => void): Disposable {
+    return this.onEvent(listener);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.loop.dispose();
+  }
+}

@@ -1,0 +1,187 @@
+import { performance } from 'node:perf_hooks';
+import { ModelError, type ModelResponse } from '../model/types';
+import type { ToolResult } from '../tools/types';
+import { Emitter } from './emitter';
+import type { AgentEvent } from './events';
+import type { ContentPart, ImageRef, Message, ToolCall } from './messages';
+import type { LoopServices } from './seams';
+import type { Session } from './session';
+import { toWireMessages } from './wire';
+
+export type TurnEndReason = 'done' | 'cancelled' | 'max_rounds' | 'error';
+
+export interface TurnResult {
+  reason: TurnEndReason;
+  rounds: number;
+  /** The final assistant text of the turn (what a parent gets back from a child). */
+  text: string;
+  error?: string;
+  /** Milliseconds the loop itself spent per round, excluding the model call and the tools. */
+  overheadMs: number[];
+}
+
+/**
+ * The agent loop: rounds until the model answers without tool calls, the user stops the
+ * turn, or agent.maxRounds is reached. Everything that varies (prompt, tools, model, store)
+ * comes through LoopServices, so the context-budget features plug in without touching this.
+ */
+export class AgentLoop {
+  private readonly emitter = new Emitter<AgentEvent>();
+  readonly onEvent = this.emitter.event;
+
+  constructor(private readonly services: LoopServices) {}
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+
+  private emit(e: AgentEvent, session: Session): void {
+    this.services.sink?.recordEvent?.(session.id, e);
+    this.emitter.fire(e);
+  }
+
+  private append(session: Session, message: Message): void {
+    session.messages.push(message);
+    this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
+  }
+
+  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
+    const { services } = this;
+    const emit = (e: AgentEvent) => this.emit(e, session);
+    session.turn++;
+    const promptText = typeof prompt === 'string' ? prompt : prompt.map((p) => (p.type === 'text' ? p.text : `[image ${p.name}]`)).join(' ');
+    if (session.turn === 1 && session.title === 'New chat') {
+      session.title = promptText.replace(/\s+/g, ' ').trim().slice(0, 80) || 'New chat';
+      services.sink?.updateSession(session.id, { title: session.title });
+    }
+    emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText });
+    this.append(session, { role: 'user', content: prompt });
+    services.tools.beginTurn(session);
+
+    const overheadMs: number[] = [];
+    let rounds = 0;
+    let lastText = '';
+    const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
+      await services.sink?.commitRound();
+      emit({ type: 'turn.end', sessionId: session.id, reason, rounds });
+      return { reason, rounds, text: lastText, error, overheadMs };
+    };
+
+    while (true) {
+      if (signal.aborted) return end('cancelled');
+      if (rounds >= services.settings()['agent.maxRounds']) {
+        const msg = `Stopped after ${rounds} rounds (agent.maxRounds). Send a message to continue, or raise snowpea.agent.maxRounds.`;
+        emit({ type: 'error', sessionId: session.id, message: msg, kind: 'max_rounds' });
+        return end('max_rounds', msg);
+      }
+      rounds++;
+      session.round++;
+      emit({ type: 'round.start', sessionId: session.id, round: session.round });
+
+      const t0 = performance.now();
+      const system = services.prompt.systemPrompt(session);
+      const messages = toWireMessages(system, services.prompt.requestMessages(session), services.prompt.imageResolver);
+      const tools = services.tools.toolsFor(session);
+      let overhead = performance.now() - t0;
+
+      let response: ModelResponse;
+      try {
+        response = await services.client().complete(
+          { messages, tools },
+          {
+            onText: (text) => emit({ type: 'text.delta', sessionId: session.id, text }),
+            onRetry: (r) => emit({ type: 'retry', sessionId: session.id, ...r }),
+          },
+          signal,
+        );
+      } catch (e) {
+        const err = e instanceof ModelError ? e : new ModelError('network', (e as Error).message ?? String(e));
+        if (err.kind === 'cancelled' || signal.aborted) return end('cancelled');
+        emit({ type: 'error', sessionId: session.id, message: err.message, kind: err.kind });
+        return end('error', err.message);
+      }
+
+      const t1 = performance.now();
+      if (response.usage) {
+        services.sink?.recordUsage(session.id, session.round, response.usage);
+        emit({ type: 'usage', sessionId: session.id, round: session.round, usage: response.usage });
+      }
+      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+      this.append(session, { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) });
+      lastText = response.text;
+      overhead += performance.now() - t1;
+
+      if (!calls.length) {
+        overheadMs.push(overhead);
+        return end('done');
+      }
+
+      const images: ImageRef[] = [];
+      let cancelled = false;
+      for (const call of calls) {
+        const result = cancelled ? cancelledResult() : await this.runTool(session, call, signal);
+        if (result.error?.code === 'cancelled') cancelled = true;
+        const t2 = performance.now();
+        images.push(...(result.images ?? []));
+        this.append(session, {
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          ok: result.ok,
+          content: result.content,
+          ...(result.error ? { errorCode: result.error.code } : {}),
+        });
+        overhead += performance.now() - t2;
+      }
+      if (images.length && !cancelled) {
+        this.append(session, { role: 'user', attachedBy: 'tools', content: [{ type: 'text', text: imagesCaption(images) }, ...images] });
+      }
+      const t3 = performance.now();
+      await services.sink?.commitRound();
+      overheadMs.push(overhead + (performance.now() - t3));
+      if (cancelled || signal.aborted) return end('cancelled');
+    }
+  }
+
+  private async runTool(session: Session, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+    const emit = (e: AgentEvent) => this.emit(e, session);
+    emit({ type: 'tool.call', sessionId: session.id, callId: call.id, tool: call.name, args: call.arguments });
+    if (signal.aborted) {
+      const r = cancelledResult();
+      emit({ type: 'tool.result', sessionId: session.id, callId: call.id, tool: call.name, ok: false, summary: r.content, errorCode: 'cancelled' });
+      return r;
+    }
+    const ctx = this.services.toolContext(session, signal, (chunk) => emit({ type: 'tool.output', sessionId: session.id, callId: call.id, chunk }));
+    let result: ToolResult;
+    try {
+      result = await this.services.tools.execute(session, call, ctx, emit);
+    } catch (e) {
+      result = { ok: false, content: `error (failed): ${(e as Error).message}`, error: { code: 'failed', message: (e as Error).message } };
+    }
+    if (signal.aborted && result.ok === false && result.error?.code !== 'cancelled') result = cancelledResult();
+    emit({
+      type: 'tool.result',
+      sessionId: session.id,
+      callId: call.id,
+      tool: call.name,
+      ok: result.ok,
+      summary: firstLine(result.content),
+      ...(result.error ? { errorCode: result.error.code } : {}),
+    });
+    return result;
+  }
+}
+
+function cancelledResult(): ToolResult {
+  const message = 'the user stopped the turn before this call finished';
+  return { ok: false, content: `error (cancelled): ${message}`, error: { code: 'cancelled', message } };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0];
+  return line.length > 200 ? line.slice(0, 199) + '…' : line;
+}
+
+export function imagesCaption(images: ImageRef[]): string {
+  return images.length === 1 ? `image attached: ${images[0].name}` : `${images.length} image(s) attached`;
+}

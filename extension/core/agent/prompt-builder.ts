@@ -1,0 +1,84 @@
+import { pruneOldToolOutputs } from '../context/prune';
+import type { Settings } from '../settings/schema';
+import { roleOf } from '../tools/roles';
+import type { Message } from './messages';
+import type { PromptBuilder } from './seams';
+import type { Session } from './session';
+import { composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
+import type { ImageResolver } from './wire';
+
+export interface PromptSources {
+  settings(): Settings;
+  /** The grouped deferred-tools line, or undefined. */
+  deferredLine(): string | undefined;
+  /** Extra named parts (skills index, project context, memory), computed once per turn. */
+  extraParts?(session: Session): PromptPart[];
+  imageResolver?: ImageResolver;
+}
+
+/**
+ * Builds the system prompt from named parts (cached per session, mode, role and turn so rounds
+ * inside a turn reuse the same string) and the pruned copy of the transcript for the request.
+ */
+export class SessionPromptBuilder implements PromptBuilder {
+  private readonly cache = new Map<string, { key: string; text: string }>();
+  private readonly sessions = new Map<string, Session>();
+  readonly imageResolver?: ImageResolver;
+
+  constructor(private readonly sources: PromptSources) {
+    this.imageResolver = sources.imageResolver;
+  }
+
+  systemPrompt(session: Session): string {
+    const key = `${session.mode}|${session.role}|${session.turn}`;
+    const hit = this.cache.get(session.id);
+    if (hit && hit.key === key) return hit.text;
+    const role = roleOf(session.role);
+    const text = composePrompt([
+      { name: 'persona', text: PERSONA },
+      { name: 'role', text: role.instructions },
+      { name: 'environment', text: environmentLine(session.workspaceRoot, process.platform) },
+      { name: 'mode', text: modeLine(session.mode) },
+      ...(this.sources.extraParts?.(session) ?? []),
+      { name: 'deferred', text: this.sources.deferredLine() },
+    ]);
+    // Keep the previous string when nothing changed, so the request bytes stay identical.
+    const final = hit && hit.text === text ? hit.text : text;
+    this.cache.set(session.id, { key, text: final });
+    return final;
+  }
+
+  requestMessages(session: Session): Message[] {
+    this.sessions.set(session.id, session);
+    const s = this.sources.settings();
+    return pruneOldToolOutputs(session.messages, {
+      enabled: s['agent.pruneToolOutputs'],
+      keepToolRounds: s['agent.keepToolRounds'],
+      protectRecentViews: s['skills.protectRecentViews'],
+    }).messages;
+  }
+
+  /**
+   * Whether the result of this call will still be sent in full in the next request: the
+   * repeat guard must not answer "unchanged since your earlier read" when that read is pruned.
+   */
+  isResultVisible(sessionId: string, callId: string): boolean {
+    const s = this.sources.settings();
+    const session = this.sessions.get(sessionId);
+    if (!s['agent.pruneToolOutputs'] || !session) return true;
+    let age = 0;
+    for (let i = session.messages.length - 1; i >= 0; i--) {
+      const m = session.messages[i];
+      if (m.role === 'assistant' && m.toolCalls?.length) {
+        age++;
+        if (m.toolCalls.some((c) => c.id === callId)) return age <= s['agent.keepToolRounds'];
+      }
+    }
+    return false;
+  }
+
+  forget(sessionId: string): void {
+    this.cache.delete(sessionId);
+    this.sessions.delete(sessionId);
+  }
+}

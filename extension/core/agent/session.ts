@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { Message } from './messages';
+
+export type Mode = 'code' | 'plan' | 'ask';
+
+export interface SessionInit {
+  id?: string;
+  title?: string;
+  workspaceRoot: string;
+  mode?: Mode;
+  role?: string;
+  parentId?: string;
+  isSubagent?: boolean;
+  loadedTools?: string[];
+  messages?: Message[];
+  created?: number;
+}
+
+/** One conversation: its transcript (every byte, never pruned), mode, role and loaded deferred tools. */
+export class Session {
+  readonly id: string;
+  readonly workspaceRoot: string;
+  readonly parentId?: string;
+  readonly isSubagent: boolean;
+  readonly created: number;
+  title: string;
+  mode: Mode;
+  role: string;
+  /** Deferred tools loaded in this session, in load order (their schemas follow the eager ones). */
+  readonly loadedTools: string[];
+  readonly messages: Message[];
+  /** Number of user turns so far. */
+  turn = 0;
+  /** Total model rounds so far (across turns). */
+  round = 0;
+
+  constructor(init: SessionInit) {
+    this.id = init.id ?? randomUUID();
+    this.workspaceRoot = init.workspaceRoot;
+    this.parentId = init.parentId;
+    this.isSubagent = init.isSubagent ?? !!init.parentId;
+    this.created = init.created ?? Date.now();
+    this.title = init.title ?? 'New chat';
+    this.mode = init.mode ?? 'code';
+    this.role = init.role ?? 'default';
+    this.loadedTools = [...(init.loadedTools ?? [])];
+    this.messages = [...(init.messages ?? [])];
+    this.turn = this.messages.filter((m) => m.role === 'user' && !m.attachedBy).length;
+    this.round = this.messages.filter((m) => m.role === 'assistant').length;
+  }
+
+  /** Adds tools to the loaded set; returns the names that were new. */
+  loadTools(names: string[]): string[] {
+    const added = names.filter((n) => !this.loadedTools.includes(n));
+    this.loadedTools.push(...added);
+    return added;
+  }
+}

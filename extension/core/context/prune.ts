@@ -1,0 +1,93 @@
+import type { ContentPart, Message } from '../agent/messages';
+
+export interface PruneOptions {
+  enabled: boolean;
+  /** Newest tool rounds sent verbatim (agent.keepToolRounds). */
+  keepToolRounds: number;
+  /** Newest skill_view results kept whole (skills.protectRecentViews). */
+  protectRecentViews: number;
+}
+
+export interface PruneResult {
+  messages: Message[];
+  /** Tool call ids whose results the request does not carry in full. */
+  prunedCallIds: Set<string>;
+  /** Characters of tool output left out of the request. */
+  savedChars: number;
+}
+
+export function prunedStub(tool: string, chars: number): string {
+  return `[earlier ${tool} output pruned — ${chars} chars; re-run the tool if you need it again]`;
+}
+
+export function skillPrunedStub(name: string): string {
+  return `[SKILL_PRUNED: ${name}; call skill_view("${name}") to reload]`;
+}
+
+export function imagePrunedStub(name: string): string {
+  return `[earlier image ${name} pruned; call view_image again if you need it]`;
+}
+
+/**
+ * seed: session/compaction prune_old_tool_outputs. Returns a copy of the transcript for the
+ * outgoing request in which results of tool rounds older than the newest `keepToolRounds`
+ * become one-line stubs (a result shorter than its stub stays), images carried for those
+ * rounds become text, and skill_view bodies follow their own rule. The input is never modified.
+ */
+export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): PruneResult {
+  const prunedCallIds = new Set<string>();
+  if (!opts.enabled) return { messages, prunedCallIds, savedChars: 0 };
+
+  // Which assistant message (tool round) each index belongs to, counted from the newest.
+  const roundOf = new Array<number>(messages.length).fill(-1);
+  const skillNames = new Map<string, string>();
+  let age = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      age++;
+      for (const c of m.toolCalls) if (c.name === 'skill_view') skillNames.set(c.id, skillNameOf(c.arguments));
+      for (let j = i + 1; j < messages.length && roundOf[j] === -1 && messages[j].role !== 'assistant'; j++) {
+        if (messages[j].role === 'tool' || (messages[j].role === 'user' && (messages[j] as { attachedBy?: string }).attachedBy)) roundOf[j] = age;
+      }
+    }
+  }
+
+  // skill_view results: the newest `protectRecentViews` stay whole.
+  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && m.toolName === 'skill_view' ? [i] : []));
+  const oldSkills = new Set(skillIdx.slice(0, Math.max(0, skillIdx.length - opts.protectRecentViews)));
+
+  let savedChars = 0;
+  const out = messages.map((m, i): Message => {
+    if (m.role === 'tool' && m.toolName === 'skill_view') {
+      if (!oldSkills.has(i) || !m.ok) return m;
+      const stub = skillPrunedStub(skillNames.get(m.toolCallId) ?? 'unknown');
+      if (stub.length >= m.content.length) return m;
+      savedChars += m.content.length - stub.length;
+      prunedCallIds.add(m.toolCallId);
+      return { ...m, content: stub };
+    }
+    if (roundOf[i] <= opts.keepToolRounds) return m;
+    if (m.role === 'tool') {
+      const stub = prunedStub(m.toolName, m.content.length);
+      if (stub.length >= m.content.length) return m;
+      savedChars += m.content.length - stub.length;
+      prunedCallIds.add(m.toolCallId);
+      return { ...m, content: stub };
+    }
+    if (m.role === 'user' && Array.isArray(m.content)) {
+      return { ...m, content: m.content.map((p): ContentPart => (p.type === 'image' ? { type: 'text', text: imagePrunedStub(p.name) } : p)) };
+    }
+    return m;
+  });
+  return { messages: out, prunedCallIds, savedChars };
+}
+
+function skillNameOf(args: string): string {
+  try {
+    const name = (JSON.parse(args) as { name?: unknown }).name;
+    return typeof name === 'string' ? name : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

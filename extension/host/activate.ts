@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { AgentHost } from './agent-host';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view';
+import { registerCommands } from './commands';
+import { createLog } from './log';
+import { ToolsTreeProvider } from './tools-tree';
+
+let host: AgentHost | undefined;
+
+/** Activation is light: views and commands are registered; state.db and the agent start on first use. */
+export function activate(context: vscode.ExtensionContext): void {
+  const { channel, logger } = createLog();
+  host = new AgentHost(context, logger);
+  const chat = new ChatViewProvider(context.extensionUri, host, logger);
+  const tree = new ToolsTreeProvider(host);
+  context.subscriptions.push(
+    channel,
+    host,
+    chat,
+    tree,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat),
+    vscode.window.createTreeView('snowpea.tools', { treeDataProvider: tree, showCollapseAll: true }),
+    ...registerCommands({ host, chat, tree, log: channel, secrets: context.secrets }),
+  );
+  logger.info(`Snowpea activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`);
+}
+
+export async function deactivate(): Promise<void> {
+  await host?.dispose();
+  host = undefined;
+}

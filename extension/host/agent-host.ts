@@ -1,0 +1,221 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Agent } from '../core/agent/agent';
+import type { AgentEvent } from '../core/agent/events';
+import type { Session } from '../core/agent/session';
+import type { Logger } from '../core/log';
+import { modelCapabilities } from '../core/model/capabilities';
+import { createOpenAIClient } from '../core/model/openai-client';
+import type { ModelClient } from '../core/model/types';
+import type { Settings } from '../core/settings/schema';
+import { openStateDb, type StateDb } from '../core/store';
+import { createBuiltinTools } from '../core/tools/index';
+import { ToolRegistry } from '../core/tools/registry';
+import type { HostMessage } from '../protocol';
+import { createEditorFileReader } from './editor-file-reader';
+import { watchForGuardInvalidation } from './guard-invalidation';
+import { loadHostSettings } from './settings-source';
+import { toTranscript } from './transcript';
+import { WebviewPrompts } from './webview-prompts';
+
+export const API_KEY_SECRET = 'snowpea.apiKey';
+
+/**
+ * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
+ * global storage, one Agent for the window, the current session and its running turn.
+ * Heavy parts (state.db, the agent) are created on first use, not at activation.
+ */
+export class AgentHost implements vscode.Disposable {
+  readonly registry = new ToolRegistry(createBuiltinTools());
+  private settings: Settings;
+  private store?: Promise<StateDb>;
+  private agent?: Agent;
+  private session?: Session;
+  private running?: AbortController;
+  private apiKey: string | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly listeners = new Set<(msg: HostMessage) => void>();
+  readonly prompts: WebviewPrompts;
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the session, its loaded tools or the registry changed (the tools tree refreshes). */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Logger,
+  ) {
+    this.settings = this.reloadSettings();
+    this.prompts = new WebviewPrompts((m) => this.post(m), () => this.settings['approvals.autoApprove']);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && this.reloadSettings()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reloadSettings()),
+      this.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.loadApiKey()),
+      this.changeEmitter,
+    );
+  }
+
+  get workspaceRoot(): string | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  get trusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  currentSettings(): Settings {
+    return this.settings;
+  }
+
+  currentSession(): Session | undefined {
+    return this.session;
+  }
+
+  isRunning(): boolean {
+    return !!this.running;
+  }
+
+  private reloadSettings(): Settings {
+    const loaded = loadHostSettings(this.workspaceRoot, this.trusted);
+    for (const m of loaded.messages) this.log.warn(m);
+    this.settings = loaded.settings;
+    return this.settings;
+  }
+
+  async loadApiKey(): Promise<void> {
+    this.apiKey = (await this.context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY;
+  }
+
+  /** No key for the default OpenAI endpoint: the chat shows a setup card instead of failing on send. */
+  setupNeeded(): boolean {
+    return !this.apiKey && /api\.openai\.com/.test(this.settings['model.baseUrl']);
+  }
+
+  /** Host -> webview messages; the chat view subscribes. */
+  subscribe(listener: (msg: HostMessage) => void): vscode.Disposable {
+    this.listeners.add(listener);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  private post(msg: HostMessage): void {
+    for (const l of this.listeners) l(msg);
+  }
+
+  private client(): ModelClient {
+    const s = this.settings;
+    return createOpenAIClient({
+      baseUrl: s['model.baseUrl'],
+      apiKey: this.apiKey || 'none',
+      model: s['model.name'],
+      maxOutputTokens: s['model.maxOutputTokens'],
+      requestTimeoutS: s['model.requestTimeoutS'],
+      maxRetries: s['model.maxRetries'],
+      log: (level, m) => this.log[level](m),
+    });
+  }
+
+  private async getStore(): Promise<StateDb> {
+    this.store ??= (async () => {
+      const dir = this.context.globalStorageUri.fsPath;
+      const db = await openStateDb({ file: path.join(dir, 'state.db'), log: this.log });
+      if (db.notice) void vscode.window.showWarningMessage(`Snowpea: ${db.notice}`);
+      return db;
+    })();
+    return this.store;
+  }
+
+  private async getAgent(): Promise<Agent> {
+    if (this.agent) return this.agent;
+    const store = await this.getStore();
+    await this.loadApiKey();
+    let client: ModelClient | undefined;
+    let clientKey = '';
+    const agent = new Agent({
+      workspaceRoot: this.workspaceRoot ?? this.context.globalStorageUri.fsPath,
+      settings: () => this.settings,
+      client: () => {
+        const key = JSON.stringify([this.settings['model.baseUrl'], this.settings['model.name'], this.apiKey, this.settings['model.requestTimeoutS'], this.settings['model.maxRetries']]);
+        if (!client || key !== clientKey) {
+          client = this.client();
+          clientKey = key;
+        }
+        return client;
+      },
+      registry: this.registry,
+      store,
+      fileReader: createEditorFileReader(),
+      approver: this.prompts,
+      askUser: this.prompts.askUser,
+      logger: this.log,
+      scratchRoot: path.join(this.context.globalStorageUri.fsPath, 'scratch'),
+      workspaceTrusted: this.trusted,
+    });
+    const caps = modelCapabilities(this.settings['model.name'], this.settings);
+    if (!caps.known) this.log.info(`model ${this.settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window`);
+    this.disposables.push(watchForGuardInvalidation((p) => agent.guard.invalidatePath(p)), agent.onEvent((e) => this.onAgentEvent(e)));
+    this.agent = agent;
+    return agent;
+  }
+
+  private onAgentEvent(e: AgentEvent): void {
+    if (e.sessionId !== this.session?.id) return;
+    this.post({ type: 'event', event: e });
+    if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
+  }
+
+  /** The first message for a (re)loaded webview: session header, then the stored transcript. */
+  async initMessages(): Promise<HostMessage[]> {
+    await this.loadApiKey();
+    const s = this.session;
+    const init: HostMessage = {
+      type: 'init',
+      sessionId: s?.id ?? '',
+      title: s?.title ?? 'New chat',
+      model: this.settings['model.name'],
+      loadedTools: s?.loadedTools ?? [],
+      workspaceTrusted: this.trusted,
+      setupNeeded: this.setupNeeded(),
+      running: this.isRunning(),
+    };
+    return s ? [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }] : [init];
+  }
+
+  async send(text: string): Promise<void> {
+    if (this.running) {
+      this.post({ type: 'error', message: 'A turn is already running; stop it first.' });
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', true);
+    try {
+      const agent = await this.getAgent();
+      this.session ??= agent.newSession();
+      this.changeEmitter.fire();
+      await agent.runTurn(this.session, text, controller.signal);
+    } catch (e) {
+      this.log.error(`turn failed: ${(e as Error).stack ?? e}`);
+      this.post({ type: 'error', message: (e as Error).message });
+    } finally {
+      this.running = undefined;
+      void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', false);
+    }
+  }
+
+  stop(): void {
+    this.running?.abort();
+  }
+
+  async newChat(): Promise<HostMessage[]> {
+    this.stop();
+    this.session = undefined;
+    this.changeEmitter.fire();
+    return this.initMessages();
+  }
+
+  async dispose(): Promise<void> {
+    this.stop();
+    for (const d of this.disposables) d.dispose();
+    this.agent?.dispose();
+    if (this.store) await (await this.store).close();
+  }
+}

@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type HostMessage, type WebviewMessage } from '../protocol';
+import type { Logger } from '../core/log';
+import type { AgentHost } from './agent-host';
+import { createNonce, renderWebviewHtml } from './webview-html';
+
+export const CHAT_VIEW_ID = 'snowpea.chat';
+
+/**
+ * The sidebar chat: a React webview under a strict CSP. Messages to it wait in a ready queue
+ * until the webview says `ready`; on every (re)load the host replays the session.
+ */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view?: vscode.WebviewView;
+  private readonly queue = new ReadyQueue<HostMessage>((m) => this.view?.webview.postMessage(m), {
+    onDeliveryError: (e) => this.log.warn(`webview delivery failed: ${(e as Error).message}`),
+  });
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private readonly handlers: HandlerTable<WebviewMessage, Promise<void> | void> = {
+    ready: async () => {
+      this.queue.clear();
+      for (const m of await this.host.initMessages()) this.queue.post(m);
+      this.queue.markReady();
+    },
+    send: (m) => this.host.send(m.text),
+    stop: () => this.host.stop(),
+    newChat: async () => this.reset(await this.host.newChat()),
+    'approval.reply': (m) => this.host.prompts.replyApproval(m.id, m.decision),
+    'ask.reply': (m) => this.host.prompts.replyAsk(m.id, m.answer),
+  };
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: AgentHost,
+    private readonly log: Logger,
+  ) {
+    this.disposables.push(host.subscribe((m) => this.queue.post(m)));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.queue.unready();
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    const uri = (...p: string[]) => view.webview.asWebviewUri(vscode.Uri.joinPath(dist, ...p)).toString();
+    view.webview.html = renderWebviewHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: uri('webview.js'),
+      styleUri: uri('webview.css'),
+      codiconsUri: uri('codicons', 'codicon.css'),
+      nonce: createNonce(),
+      title: 'Snowpea',
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.queue.unready();
+      }),
+    );
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(parsed.error);
+      return;
+    }
+    try {
+      await dispatch(this.handlers, parsed.msg, undefined);
+    } catch (e) {
+      this.log.error(`handling ${parsed.msg.type} failed: ${(e as Error).message}`);
+    }
+  }
+
+  private reset(messages: HostMessage[]): void {
+    this.queue.clear();
+    for (const m of messages) this.queue.post(m);
+  }
+
+  /** Shows the chat view and starts a new chat in it. */
+  async newChat(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.reset(await this.host.newChat());
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import type { AgentHost } from './agent-host';
+import { API_KEY_SECRET } from './agent-host';
+import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
+import type { ToolsTreeProvider } from './tools-tree';
+
+export interface CommandDeps {
+  host: AgentHost;
+  chat: ChatViewProvider;
+  tree: ToolsTreeProvider;
+  log: vscode.LogOutputChannel;
+  secrets: vscode.SecretStorage;
+}
+
+/** Every `Snowpea: ...` command, one handler each: a table, not a switch. */
+export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]) => unknown> {
+  return {
+    'snowpea.newChat': () => d.chat.newChat(),
+    'snowpea.focusChat': () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+    'snowpea.stop': () => d.host.stop(),
+    'snowpea.showTools': () => vscode.commands.executeCommand('snowpea.tools.focus'),
+    'snowpea.refreshTools': () => d.tree.refresh(),
+    'snowpea.showToolsJson': async () => {
+      const s = d.host.currentSettings();
+      const rows = d.host.registry.listCatalog().map((t) => ({ ...t, deferred: s['tools.deferred'] && t.deferred && !s['tools.eager'].includes(t.name) }));
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(rows, null, 2) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    },
+    'snowpea.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:snowpea.snowpea'),
+    'snowpea.showLog': () => d.log.show(),
+    'snowpea.setApiKey': async () => {
+      const key = await vscode.window.showInputBox({ prompt: 'API key for the OpenAI-compatible endpoint (kept in VS Code SecretStorage)', password: true, ignoreFocusOut: true });
+      if (key === undefined) return;
+      if (key) await d.secrets.store(API_KEY_SECRET, key);
+      else await d.secrets.delete(API_KEY_SECRET);
+      void vscode.window.showInformationMessage(key ? 'Snowpea: API key saved.' : 'Snowpea: API key removed.');
+    },
+  };
+}
+
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  return Object.entries(commandTable(d)).map(([id, fn]) => vscode.commands.registerCommand(id, fn));
+}

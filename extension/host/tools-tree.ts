@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import type { AnyTool } from '../core/tools/types';
+import type { AgentHost } from './agent-host';
+
+type Node = { kind: 'group'; group: string; tools: AnyTool[]; eager: boolean } | { kind: 'tool'; tool: AnyTool; eager: boolean };
+
+const PERMISSION_ICONS: Record<string, string> = {
+  read: 'eye',
+  write: 'edit',
+  exec: 'terminal',
+  network: 'globe',
+  interact: 'comment-discussion',
+  agent: 'hubot',
+};
+
+/** "Snowpea Tools": every registered tool, grouped (Core first), with permission, summary and loaded state. */
+export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly host: AgentHost) {
+    this.disposables = [
+      this.emitter,
+      host.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea.tools') && this.refresh()),
+    ];
+    const sub = host.registry.onDidChange(() => this.refresh());
+    this.disposables.push(new vscode.Disposable(() => sub.dispose()));
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  private isEager(t: AnyTool): boolean {
+    const s = this.host.currentSettings();
+    return !s['tools.deferred'] || !t.deferred || s['tools.eager'].includes(t.name);
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (node?.kind === 'group') return node.tools.map((tool) => ({ kind: 'tool', tool, eager: node.eager }));
+    if (node) return [];
+    const tools = this.host.registry.all();
+    const eager = tools.filter((t) => this.isEager(t));
+    const groups = new Map<string, AnyTool[]>();
+    for (const t of tools.filter((t) => !this.isEager(t))) groups.set(t.group, [...(groups.get(t.group) ?? []), t]);
+    return [
+      { kind: 'group', group: 'Core', tools: eager, eager: true },
+      ...[...groups.entries()].map(([group, ts]): Node => ({ kind: 'group', group, tools: ts, eager: false })),
+    ];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'group') {
+      const item = new vscode.TreeItem(`${node.group} (${node.tools.length})`, vscode.TreeItemCollapsibleState.Expanded);
+      item.description = node.eager ? 'eager' : 'deferred';
+      item.contextValue = 'snowpea.toolGroup';
+      return item;
+    }
+    const t = node.tool;
+    const loaded = this.host.currentSession()?.loadedTools.includes(t.name) ?? false;
+    const item = new vscode.TreeItem(t.name, vscode.TreeItemCollapsibleState.None);
+    item.description = `${t.permission} · ${t.summary}${!node.eager && loaded ? ' · loaded' : ''}`;
+    item.iconPath = new vscode.ThemeIcon(PERMISSION_ICONS[t.permission] ?? 'tools');
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**${t.name}** — ${t.permission}${node.eager ? ', eager' : loaded ? ', deferred (loaded)' : ', deferred'}\n\n`);
+    md.appendText(t.description);
+    md.appendCodeblock(JSON.stringify(this.host.registry.jsonSchemaOf(t.name), null, 2), 'json');
+    item.tooltip = md;
+    item.contextValue = node.eager ? 'snowpea.tool.eager' : 'snowpea.tool.deferred';
+    return item;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

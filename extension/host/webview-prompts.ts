@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/types';
+import type { HostMessage } from '../protocol';
+
+type Pending<T> = { resolve: (v: T) => void; cleanup: () => void };
+
+/**
+ * Approvals and ask_user questions shown inline in the chat. "Always allow this tool" is
+ * remembered for the window's lifetime, except for requests that must always ask.
+ */
+export class WebviewPrompts implements Approver {
+  private readonly approvals = new Map<string, Pending<'allow' | 'allowAlways' | 'deny'>>();
+  private readonly questions = new Map<string, Pending<string>>();
+  private readonly alwaysAllowed = new Set<string>();
+
+  constructor(
+    private readonly post: (msg: HostMessage) => void,
+    private readonly autoApprove: () => string[],
+  ) {}
+
+  async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (!req.alwaysAsk && (this.alwaysAllowed.has(req.tool) || this.autoApprove().some((a) => a === req.tool || a === req.permission))) return 'allow';
+    const id = randomUUID();
+    const decision = await this.wait<'allow' | 'allowAlways' | 'deny'>(this.approvals, id, signal, 'deny', () =>
+      this.post({ type: 'approval.request', id, tool: req.tool, summary: req.summary, ...(req.reason ? { reason: req.reason } : {}) }),
+    );
+    if (decision === 'allowAlways' && !req.alwaysAsk) this.alwaysAllowed.add(req.tool);
+    return decision === 'deny' ? 'deny' : 'allow';
+  }
+
+  askUser = (question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string> => {
+    const id = randomUUID();
+    return this.wait(this.questions, id, signal, '', () => this.post({ type: 'ask.request', id, question, ...(choices ? { choices } : {}) }));
+  };
+
+  replyApproval(id: string, decision: 'allow' | 'allowAlways' | 'deny'): void {
+    this.approvals.get(id)?.resolve(decision);
+  }
+
+  replyAsk(id: string, answer: string): void {
+    this.questions.get(id)?.resolve(answer);
+  }
+
+  private wait<T>(map: Map<string, Pending<T>>, id: string, signal: AbortSignal, onAbort: T, show: () => void): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const abort = () => finish(onAbort);
+      const finish = (v: T) => {
+        map.get(id)?.cleanup();
+        resolve(v);
+      };
+      map.set(id, {
+        resolve: finish,
+        cleanup: () => {
+          map.delete(id);
+          signal.removeEventListener('abort', abort);
+        },
+      });
+      if (signal.aborted) return finish(onAbort);
+      signal.addEventListener('abort', abort, { once: true });
+      show();
+    });
+  }
+}
