@@ -60,7 +60,8 @@ function ComposerStatus() {
       {session?.model ? <span className="model">{session.model}</span> : null}
       {loadedTools.length ? (
         <span className="tools-count" title={loadedTools.join(', ')}>
-          <Icon name="tools" /> {loadedTools.length}
+          <Icon name="tools" />
+          {loadedTools.length}
         </span>
       ) : null}
     </div>
