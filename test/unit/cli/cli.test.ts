@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openStateDb } from '../../../extension/core/store';
+import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
+
+const root = path.resolve(__dirname, '../../..');
+const cliBundle = path.join(root, 'dist/cli.js');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, d.name);
+    newest = Math.max(newest, d.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** The CLI is tested as users get it: the built bundle, rebuilt when a source is newer. */
+function ensureCliBundle(): void {
+  const built = fs.existsSync(cliBundle) ? fs.statSync(cliBundle).mtimeMs : 0;
+  if (built >= newestSource(path.join(root, 'extension'))) return;
+  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+}
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI in `cwd` with a private SNOWPEA_HOME. */
+function cli(args: string[], opts: { cwd: string; home: string; env?: Record<string, string>; onStdout?: (s: string, kill: () => void) => void }): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliBundle, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, SNOWPEA_HOME: opts.home, OPENAI_API_KEY: 'sk-cli-secret', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      opts.onStdout?.(stdout, () => child.kill('SIGKILL'));
+    });
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe('snowpea CLI', function () {
+  this.timeout(60000);
+  let server: ScriptedServer;
+  let ws: string;
+  let home: string;
+  before(ensureCliBundle);
+  beforeEach(async () => {
+    server = await startScriptedServer();
+    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sp-cli-ws-')));
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-cli-home-'));
+    fs.writeFileSync(path.join(ws, 'notes.txt'), 'the answer is 42\n');
+  });
+  afterEach(async () => server.close());
+
+  it('--help and --version', async () => {
+    const help = await cli(['--help'], { cwd: ws, home });
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /snowpea run "prompt"/);
+    const v = await cli(['--version'], { cwd: ws, home });
+    assert.equal(v.code, 0);
+    assert.match(v.stdout, /^snowpea \S+/);
+  });
+
+  it('run completes a two-round tool-using turn, and sessions export shows every byte', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"notes.txt"}' }, { id: 'c2', name: 'shell', arguments: '{"command":"echo from-shell"}' }] },
+      { text: 'The answer is 42.' },
+    );
+    const run = await cli(['run', 'what is the answer?', '--base-url', server.baseUrl, '--model', 'gpt-4o', '--yes'], { cwd: ws, home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /The answer is 42\./);
+    assert.match(run.stderr, /✓ read_file/);
+    assert.match(run.stderr, /✓ shell/);
+    assert.equal(server.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 2);
+    assert.equal(server.requests[0].headers.authorization, 'Bearer sk-cli-secret');
+
+    const list = await cli(['sessions', 'list', '--json'], { cwd: ws, home });
+    const rows = JSON.parse(list.stdout);
+    assert.equal(rows.length, 1);
+    assert.deepEqual(Object.keys(rows[0]).sort(), ['created', 'id', 'rounds', 'title', 'updated']);
+    assert.equal(rows[0].rounds, 2);
+
+    const exp = await cli(['sessions', 'export', rows[0].id, '--format', 'json'], { cwd: ws, home });
+    assert.equal(exp.code, 0, exp.stderr);
+    assert.match(exp.stdout, /the answer is 42/);
+    assert.match(exp.stdout, /from-shell/);
+    assert.doesNotMatch(exp.stdout, /sk-cli-secret/);
+    const md = await cli(['sessions', 'export', rows[0].id, '--format', 'md'], { cwd: ws, home });
+    assert.match(md.stdout, /read_file/);
+  });
+
+  it('--json prints the events as JSON lines', async () => {
+    server.enqueue({ text: 'hi' });
+    const run = await cli(['run', 'x', '--base-url', server.baseUrl, '--json'], { cwd: ws, home });
+    assert.equal(run.code, 0, run.stderr);
+    const types = run.stdout.trim().split('\n').map((l) => JSON.parse(l).type);
+    assert.equal(types[0], 'turn.start');
+    assert.equal(types.at(-1), 'turn.end');
+    assert.ok(types.includes('text.delta'));
+  });
+
+  it('exits 1 with a clear message on a provider error, and on an unknown session', async () => {
+    server.enqueue({ fault: { status: 401, message: 'bad key' } });
+    const run = await cli(['run', 'x', '--base-url', server.baseUrl], { cwd: ws, home });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /401|auth/i);
+    assert.doesNotMatch(run.stderr, /sk-cli-secret/);
+    const missing = await cli(['run', 'x', '--session', 'nope', '--base-url', server.baseUrl], { cwd: ws, home });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /no session nope/);
+  });
+
+  it('SIGKILL during a turn loses no completed round', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'k1', name: 'shell', arguments: '{"command":"echo round-one-done"}' }] },
+      { toolCalls: [{ id: 'k2', name: 'shell', arguments: '{"command":"echo started-round-two; sleep 60"}' }] },
+    );
+    const run = await cli(['run', 'go', '--base-url', server.baseUrl, '--yes', '--json'], {
+      cwd: ws,
+      home,
+      onStdout: (out, kill) => {
+        if (out.includes('started-round-two')) kill();
+      },
+    });
+    assert.equal(run.signal, 'SIGKILL');
+    const db = await openStateDb({ file: path.join(home, 'state.db'), idleMs: 0 });
+    try {
+      const [s] = db.listSessions();
+      const msgs = db.getMessages(s.id);
+      const roles = msgs.map((m) => m.role);
+      assert.deepEqual(roles.slice(0, 3), ['user', 'assistant', 'tool'], 'round one is complete');
+      assert.match((msgs[2] as any).content, /round-one-done/);
+    } finally {
+      await db.close();
+    }
+  });
+});
