@@ -242,8 +242,13 @@ process.on('exit', () => {
 export async function startCodeServer({ workspace, userDataDir, extensionsDir, env = {}, port, readyTimeoutMs = 90_000, onOutput }) {
   const { nodeBin, codeServerBin } = await ensureCodeServer();
   const chosenPort = port ?? (await freePort());
+  // Without --config, code-server writes ~/.config/code-server/config.yaml (with a password) on first run.
+  mkdirSync(userDataDir, { recursive: true });
+  const configFile = join(userDataDir, 'code-server.yaml');
+  if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');
   const args = [
     codeServerBin,
+    '--config', configFile,
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${chosenPort}`,
     '--user-data-dir', userDataDir,

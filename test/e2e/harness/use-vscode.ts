@@ -1,0 +1,33 @@
+import { VsCodeSession, type SessionOptions } from './vscode-session';
+
+/**
+ * Gives the enclosing mocha suite its own VS Code session: started in `before`, screenshot and
+ * log saved after each failed test, everything stopped in `after` (files kept when a test failed).
+ * Returns a getter for the session.
+ */
+export function useVsCode(options: SessionOptions = {}): () => VsCodeSession {
+  let session: VsCodeSession | undefined;
+  let failed = false;
+
+  before(async function () {
+    session = await VsCodeSession.start(options);
+  });
+
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (!session || test?.state !== 'failed') return;
+    failed = true;
+    const shot = await session.saveFailure(test.fullTitle());
+    console.error(`    screenshot: ${shot}\n    session files kept in ${session.dir}`);
+  });
+
+  after(async function () {
+    await session?.close({ keepFiles: failed });
+    session = undefined;
+  });
+
+  return () => {
+    if (!session) throw new Error('VS Code session is not running (did the before hook fail?)');
+    return session;
+  };
+}

@@ -1,0 +1,125 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, type LaunchedBrowser } from './browser';
+import { trackProcess, untrackProcess } from './cleanup';
+import { loadCodeServer, type CodeServerHandle } from './code-server';
+import { CACHE_ROOT, RESULTS_DIR } from './paths';
+import { findVsix } from './vsix';
+import { Workbench } from './workbench';
+
+export interface SessionOptions {
+  /** Extra user settings, e.g. `{ 'snowpea.model.baseUrl': 'http://127.0.0.1:1234/v1' }`. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server (the extension host inherits it). */
+  env?: Record<string, string>;
+  /** Files to create in the workspace folder, path -> content. */
+  workspaceFiles?: Record<string, string>;
+  /** Whether the workspace is trusted (default true). Pass false to test Restricted Mode. */
+  trusted?: boolean;
+}
+
+/** Settings that keep the workbench quiet and predictable; tests add their own on top. */
+const BASE_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+const FIRST_LOAD_TIMEOUT_MS = 90_000;
+
+/**
+ * One real VS Code (code-server) with the packaged Snowpea installed, in fresh user-data and
+ * extensions folders, opened in Chromium on a temporary workspace.
+ */
+export class VsCodeSession {
+  private constructor(
+    readonly dir: string,
+    readonly workspace: string,
+    readonly server: CodeServerHandle,
+    private readonly launched: LaunchedBrowser,
+    readonly page: Page,
+    readonly workbench: Workbench,
+  ) {}
+
+  static async start(options: SessionOptions = {}): Promise<VsCodeSession> {
+    const vsix = findVsix();
+    const cs = await loadCodeServer();
+    await cs.ensureCodeServer();
+    const dir = path.join(CACHE_ROOT, `e2e-${crypto.randomBytes(4).toString('hex')}`);
+    const userDataDir = path.join(dir, 'user-data');
+    const extensionsDir = path.join(dir, 'extensions');
+    const workspace = path.join(dir, 'workspace');
+    writeSettings(userDataDir, {
+      ...BASE_SETTINGS,
+      'security.workspace.trust.enabled': options.trusted === false,
+      ...options.settings,
+    });
+    writeWorkspace(workspace, options.workspaceFiles ?? { 'README.md': '# e2e workspace\n' });
+    await cs.installExtension(vsix, { userDataDir, extensionsDir });
+
+    // Keep code-server's own files and Snowpea's home (~/.snowpea) inside the session folder.
+    const env = {
+      XDG_CONFIG_HOME: path.join(dir, 'xdg-config'),
+      XDG_DATA_HOME: path.join(dir, 'xdg-data'),
+      SNOWPEA_HOME: path.join(dir, 'snowpea-home'),
+      ...options.env,
+    };
+    const server = await cs.startCodeServer({ workspace, userDataDir, extensionsDir, env });
+    trackProcess(server.pid, cs.killTree);
+    let launched: LaunchedBrowser | undefined;
+    try {
+      launched = await launchChromium();
+      const context = await launched.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`);
+      const workbench = new Workbench(page);
+      await workbench.waitUntilReady(FIRST_LOAD_TIMEOUT_MS);
+      return new VsCodeSession(dir, workspace, server, launched, page, workbench);
+    } catch (err) {
+      await launched?.close();
+      await server.stop();
+      untrackProcess(server.pid);
+      throw new Error(`VS Code did not come up: ${(err as Error).message}\n--- code-server output ---\n${server.output()}`);
+    }
+  }
+
+  /** Saves a screenshot and code-server's log under test-results/e2e/; returns the screenshot path. */
+  async saveFailure(testTitle: string): Promise<string> {
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    const base = path.join(RESULTS_DIR, testTitle.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 100));
+    fs.writeFileSync(`${base}.code-server.log`, this.server.output());
+    await this.page.screenshot({ path: `${base}.png`, fullPage: true }).catch(() => undefined);
+    return `${base}.png`;
+  }
+
+  /** Closes the browser, stops code-server and, unless asked to keep them, deletes the session's folders. */
+  async close({ keepFiles = false } = {}): Promise<void> {
+    await this.launched.close();
+    await this.server.stop();
+    untrackProcess(this.server.pid);
+    if (!keepFiles) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  const userDir = path.join(userDataDir, 'User');
+  fs.mkdirSync(userDir, { recursive: true });
+  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+function writeWorkspace(workspace: string, files: Record<string, string>): void {
+  fs.mkdirSync(workspace, { recursive: true });
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(workspace, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+}

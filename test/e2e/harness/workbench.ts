@@ -1,0 +1,109 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Drives the VS Code workbench in a page: activity bar, command palette, views, webviews. */
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  /** Waits for the workbench shell (activity bar and status bar) to render. */
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** An activity-bar entry by its aria-label: a view container's title, maybe followed by " (keybinding)". */
+  activityItem(label: string): Locator {
+    const link = `.action-label[aria-label="${label}"], .action-label[aria-label^="${label} ("]`;
+    return this.page.locator('.part.activitybar .action-item', { has: this.page.locator(link) });
+  }
+
+  /** Opens the Snowpea view container from the activity bar (does not toggle it closed if already open). */
+  async openSnowpea(timeoutMs = 60_000): Promise<void> {
+    const item = this.activityItem('Snowpea');
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+    if (!(await this.isActivityItemActive('Snowpea'))) await item.click();
+    await this.sidebarTitle('Snowpea').waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  }
+
+  /** Whether the activity-bar entry is the one shown in the side bar. */
+  async isActivityItemActive(label: string): Promise<boolean> {
+    const item = this.activityItem(label);
+    const classes = (await item.getAttribute('class')) ?? '';
+    return classes.split(/\s+/).includes('checked');
+  }
+
+  /** The side bar's title when it shows the given view container. */
+  sidebarTitle(containerTitle: string): Locator {
+    return this.page.locator('.part.sidebar .composite.title .title-label h2', { hasText: new RegExp(`^${containerTitle}$`, 'i') });
+  }
+
+  /** A view's pane in the side bar, found by the view's name in its header. */
+  viewPane(viewName: string): Locator {
+    return this.page.locator('.part.sidebar .pane', {
+      has: this.page.locator('.pane-header .title', { hasText: new RegExp(`^${viewName}$`, 'i') }),
+    });
+  }
+
+  /** Expands a view's pane if it is collapsed and returns it. */
+  async expandView(viewName: string): Promise<Locator> {
+    const pane = this.viewPane(viewName);
+    const header = pane.locator('.pane-header');
+    await header.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await pane.locator('.pane-header[aria-expanded="true"]').waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+    return pane;
+  }
+
+  /** The tree rows of a view (its `.monaco-list-row` elements), filtered by text. */
+  treeRow(viewName: string, text: string | RegExp): Locator {
+    return this.viewPane(viewName).locator('.pane-body .monaco-list-row', { hasText: text });
+  }
+
+  /**
+   * The frame that holds `selector`: webview content lives two iframes deep, so this polls every
+   * frame except the workbench's own (which has textareas of its own) until one matches.
+   */
+  async findWebviewFrame(selector: string, timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        if (frame === this.page.mainFrame() || frame.isDetached()) continue;
+        const found = await frame.$(selector).catch(() => null);
+        if (found) return frame;
+      }
+      if (Date.now() > deadline) {
+        const urls = this.page.frames().map((f) => f.url()).join('\n  ');
+        throw new Error(`No webview frame holds ${selector} after ${timeoutMs / 1000} s. Frames:\n  ${urls}`);
+      }
+      await this.page.waitForTimeout(200); // polling interval, not a wait for an outcome
+    }
+  }
+
+  /** Runs a command from the command palette by its title, e.g. "Snowpea: New Chat". */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.page.keyboard.press('Control+Shift+P');
+    await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    await input.fill(`>${title}`);
+    // Enter only once the list has filtered down to the command, or an older row would run.
+    const focusedRow = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');
+    await focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }).waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+  }
+
+  /** Notification toasts currently shown, as text. */
+  async notificationTexts(): Promise<string[]> {
+    return this.page.locator('.notification-toast').allInnerTexts();
+  }
+
+  /** Error-severity notification toasts currently shown, as text. */
+  async errorNotificationTexts(): Promise<string[]> {
+    return this.page.locator('.notification-toast:has(.codicon-error)').allInnerTexts();
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
