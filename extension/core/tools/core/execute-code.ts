@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { outcomeResult } from '../exec/outcome-result';
-import { runProcess } from '../exec/run-process';
+import { runProcess, toolEnv } from '../exec/run-process';
 import { displayPath, realRoot } from '../paths';
 import { defineTool, errorResult, type AnyTool } from '../types';
 
@@ -31,18 +31,21 @@ export function makeExecuteCodeTool(python = 'python3'): AnyTool {
       try {
         const file = path.join(dir, 'snippet.py');
         await fs.promises.writeFile(file, args.code);
+        const root = realRoot(ctx.workspaceRoot);
         const timeoutS = args.timeout_s ?? ctx.settings['tools.shellTimeoutS'];
         const outcome = await runProcess(
           {
             command: python,
             args: ['-B', file],
-            cwd: realRoot(ctx.workspaceRoot),
+            cwd: root,
             timeoutMs: timeoutS * 1000,
             signal: ctx.signal,
             maxChars: ctx.settings['tools.outputMaxChars'],
             scratchDir: ctx.scratchDir,
             label: 'python',
             onOutput: ctx.onOutput,
+            // The workspace is importable, as it would be for `python3 -c` run there.
+            env: toolEnv({ PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), PYTHONDONTWRITEBYTECODE: '1' }),
           },
           (p) => displayPath(ctx.workspaceRoot, p),
         );

@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { printedPath } from './grep-js';
+import { globFilter, printedPath } from './grep-js';
 import type { GrepBackend, GrepMatch } from './grep-types';
 
 let cached: string | null | undefined;
 
-/** The `rg` executable on PATH, or null (looked up once). */
-export function findRipgrep(): string | null {
-  if (cached !== undefined) return cached;
+/** The `rg` executable on PATH, or null (looked up once; `refresh` looks again). */
+export function findRipgrep(refresh = false): string | null {
+  if (cached !== undefined && !refresh) return cached;
   const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd'] : ['rg'];
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const n of names) {
@@ -31,9 +31,10 @@ export function makeRipgrepBackend(rg: string): GrepBackend {
     new Promise((resolve) => {
       const rel = printedPath(q.root, q.base);
       const args = ['--no-config', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never'];
-      args.push('--no-require-git', '--no-ignore-dot', '--hidden', '--glob', '!.git', '--sort', 'path');
+      args.push('--no-require-git', '--no-ignore-dot', '--hidden', '--glob', '!.git', '--sort', 'path', '--crlf');
       args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive');
-      if (q.glob) args.push('--glob', q.glob);
+      // The model's glob is applied to rg's output, not passed as --glob: rg's globs override .gitignore.
+      const keep = globFilter(q.glob);
       args.push('-e', q.pattern, '--', rel);
       const child = spawn(rg, args, { cwd: q.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       const matches: GrepMatch[] = [];
@@ -45,9 +46,10 @@ export function makeRipgrepBackend(rg: string): GrepBackend {
         const nul = line.indexOf('\0');
         if (nul < 0) return;
         const colon = line.indexOf(':', nul);
+        const file = line.slice(0, nul).replace(/^\.\//, '');
+        if (!keep(file)) return;
         total++;
         if (matches.length >= q.maxResults) return;
-        const file = line.slice(0, nul).replace(/^\.\//, '');
         matches.push({ file, line: Number(line.slice(nul + 1, colon)), text: line.slice(colon + 1).replace(/\r$/, '') });
       };
       child.stdout.on('data', (b: Buffer) => {
