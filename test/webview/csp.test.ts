@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { useWebviewEnv } from './harness/suite';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- in-page code */
-
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 /** Adds an <img> in the page and reports whether it loaded and which CSP violations it caused. */

@@ -2,8 +2,6 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { parseHostMessage, type AgentEventMessage, type HostMessage } from '../../../extension/protocol';
 import type { PageOptions, WebviewServer } from './server';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- in-page code reaches the fake host through globalThis */
-
 /** Distributes Omit over a union (so each event keeps its own fields). */
 type EventBody = AgentEventMessage extends infer E ? (E extends AgentEventMessage ? Omit<E, 'sessionId'> : never) : never;
 

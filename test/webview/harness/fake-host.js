@@ -2,7 +2,6 @@
 // bundle. It provides acquireVsCodeApi() as VS Code does: postMessage records what the webview
 // sends, getState/setState keep the saved UI state. Tests read window.__fakeHost and deliver
 // host messages with window.postMessage, which is how VS Code delivers them too.
-/* eslint-disable no-undef */
 function installFakeHost(config) {
   const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));
   const host = {
