@@ -30,9 +30,15 @@ export function parseSkillFile(text: string): ParsedSkillFile {
   const m = /^\ufeff?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return { meta: {}, body: text };
   const meta: Record<string, string> = {};
+  let last: string | undefined;
   for (const line of m[1].split(/\r?\n/)) {
     const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) continue;
+    if (!kv) {
+      // An indented line continues the previous plain value (YAML folding).
+      if (last && /^\s+\S/.test(line)) meta[last] = `${meta[last]} ${line.trim()}`.trim();
+      continue;
+    }
+    last = kv[1];
     try {
       meta[kv[1]] = unquote(kv[2]);
     } catch {

@@ -40,6 +40,6 @@ export const gitCommitTool = defineTool({
     const commit = await gitOrError('git_commit', ['commit', '-m', args.message, ...(args.paths ? ['--', ...args.paths] : [])], ctx);
     if ('error' in commit) return commit.error;
     const show = await gitOrError('git_commit', ['show', '--stat', '--format=committed %h: %s', 'HEAD'], ctx);
-    return okResult('error' in show ? commit.out.stdout.trim() : show.out.stdout.trim());
+    return okResult('error' in show ? commit.out.stdout.trim() : show.out.stdout.trim().replace(/\n\n/, '\n'));
   },
 });
