@@ -129,6 +129,14 @@ describe('tools: glob', () => {
     assert.equal((await call(makeCtx(ws), 'glob', { pattern: 'src/**' })).content, 'src/a.ts\nsrc/b.js\nsrc/nested/.gitignore\nsrc/nested/ok.ts');
   });
 
+  it('refuses patterns that climb out of path', async () => {
+    for (const pattern of ['../*', 'src/../../*', '/etc/*']) {
+      const res = await call(makeCtx(ws), 'glob', { pattern });
+      assert.equal(res.error?.code, 'invalid_arguments', pattern);
+      assert.match(res.content, /pass it as path/);
+    }
+  });
+
   it('says when nothing matches, and caps large results with a count', async () => {
     assert.equal((await call(makeCtx(ws), 'glob', { pattern: '**/*.rs' })).content, 'no files match **/*.rs in .');
     assert.equal((await call(makeCtx(ws), 'glob', { pattern: 'lib/**' })).content, 'no files match lib/** in .');

@@ -25,7 +25,7 @@ export function makeExecuteCodeTool(python = 'python3'): AnyTool {
       'without leaving a script behind. Returns its output (head and tail when long) and exit code.',
     input,
     describeCall: (a) => `run python (${a.code.split('\n').length} lines)`,
-    approval: (a) => ({ summary: `run python:\n${a.code.length > 2000 ? `${a.code.slice(0, 2000)}\n…` : a.code}` }),
+    approval: (a) => ({ summary: `run python:\n${a.code}` }),
     async run(args, ctx) {
       const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'snowpea-code-'));
       try {

@@ -32,6 +32,9 @@ export const globTool = defineTool({
     if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
     if (!fs.statSync(base.real).isDirectory()) return errorResult('invalid_arguments', `${base.display} is a file; give a folder as path.`);
     const pattern = args.pattern.replace(/^\.\//, '');
+    if (path.isAbsolute(pattern) || pattern.split('/').includes('..')) {
+      return errorResult('invalid_arguments', `the pattern must be relative and stay below path (no leading / and no ..); to search another folder, pass it as path.`);
+    }
     const isMatch = picomatch(pattern, { dot: true });
     // Walk only below the pattern's static prefix ("src" of "src/**/*.ts").
     const prefix = picomatch.scan(pattern).base;

@@ -28,7 +28,8 @@ export const shellTool = defineTool({
     'Stdin is closed, so interactive prompts fail: pass flags such as --yes. Use read_file/grep/glob rather than cat/grep/find.',
   input,
   describeCall: (a) => `run: ${oneLine(a.command)}`,
-  approval: (a) => ({ summary: `run: ${oneLine(a.command, 400)}`, paths: a.cwd ? [{ path: a.cwd, write: false }] : [] }),
+  // The approval shows the whole command: nothing the user approves may be hidden.
+  approval: (a) => ({ summary: `run: ${a.command}`, paths: a.cwd ? [{ path: a.cwd, write: false }] : [] }),
   async run(args, ctx) {
     const cwd = resolveToolPath(ctx.workspaceRoot, args.cwd ?? '.');
     if (!cwd.exists || !fs.statSync(cwd.real).isDirectory()) {
