@@ -1,0 +1,111 @@
+/**
+ * `npm run bench`: Snowpea's context-budget mechanisms against the naive baseline (all tools
+ * eager, no pruning, no repeat guard), measured in the same run on the same scripted sessions
+ * through the real loop and the real openai client against the scripted server.
+ * Prints a table and writes bench/results/latest.json. Reports, never asserts.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHarness } from '../test/fixtures/agent-harness';
+import { deferredSessionStep, longSessionFiles, longSessionStep, manyDeferredTools } from './scenarios';
+import { median, percentile, requestTokens } from './tokens';
+
+const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false };
+
+interface SessionFigures {
+  rounds: number;
+  tokensPerRound: number[];
+  totalTokens: number;
+  firstRequest: { systemPlusTools: number; tools: number };
+  /** Rounds whose tool set did not change: share with byte-identical tools block and system prompt. */
+  identicalShare: number;
+  overheadMs: { median: number; p95: number };
+}
+
+async function runSession(settings: Record<string, unknown>, opts: { files?: Record<string, string>; extraTools?: any[]; step: (round: number) => any }): Promise<SessionFigures> {
+  const h = await createHarness({ settings: { 'agent.maxRounds': 200, 'approvals.autoApprove': ['exec', 'write'], ...settings }, files: opts.files, extraTools: opts.extraTools });
+  try {
+    h.server.setResponder((_body, i) => opts.step(i));
+    const result = await h.agent.runTurn(h.agent.newSession(), 'Find and fix the failing case.', new AbortController().signal);
+    const raws = h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.raw);
+    const bodies = raws.map((r) => JSON.parse(r));
+    const tokens = bodies.map((b) => requestTokens(b));
+    let same = 0;
+    let comparable = 0;
+    for (let i = 1; i < bodies.length; i++) {
+      const names = (b: any) => (b.tools ?? []).map((t: any) => t.function.name).join(',');
+      if (names(bodies[i]) !== names(bodies[i - 1])) continue;
+      comparable++;
+      const block = (b: any) => JSON.stringify(b.tools ?? []);
+      if (block(bodies[i]) === block(bodies[i - 1]) && raws[i].includes(block(bodies[i])) && bodies[i].messages[0].content === bodies[i - 1].messages[0].content) same++;
+    }
+    return {
+      rounds: bodies.length,
+      tokensPerRound: tokens.map((t) => t.total),
+      totalTokens: tokens.reduce((a, t) => a + t.total, 0),
+      firstRequest: { systemPlusTools: tokens[0].system + tokens[0].tools, tools: tokens[0].tools },
+      identicalShare: comparable ? same / comparable : 1,
+      overheadMs: { median: median(result.overheadMs), p95: percentile(result.overheadMs, 95) },
+    };
+  } finally {
+    await h.close();
+  }
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  console.log(`Snowpea benchmark, ${started.toISOString()} on ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
+
+  const longDefaults = await runSession({}, { files: longSessionFiles(), step: longSessionStep });
+  const longNaive = await runSession(NAIVE, { files: longSessionFiles(), step: longSessionStep });
+  const tools = manyDeferredTools('github', 64);
+  const defDefaults = await runSession({}, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
+  const defNaive = await runSession(NAIVE, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
+
+  let store: unknown = null;
+  try {
+    const { benchStoreFlush } = await import('./store-flush');
+    store = await benchStoreFlush();
+  } catch (e) {
+    store = { error: (e as Error).message };
+  }
+
+  const rows = [
+    ['60-round session: total input tokens', longDefaults.totalTokens, longNaive.totalTokens, pct(longDefaults.totalTokens / longNaive.totalTokens), '<= 30%'],
+    ['60-round session: tokens in the last round', longDefaults.tokensPerRound.at(-1)!, longNaive.tokensPerRound.at(-1)!, pct(longDefaults.tokensPerRound.at(-1)! / longNaive.tokensPerRound.at(-1)!), ''],
+    ['64 deferred tools: first request, system + tools', defDefaults.firstRequest.systemPlusTools, defNaive.firstRequest.systemPlusTools, pct(defDefaults.firstRequest.systemPlusTools / defNaive.firstRequest.systemPlusTools), '< 4,000 tokens'],
+    ['64 deferred tools: total input tokens', defDefaults.totalTokens, defNaive.totalTokens, pct(defDefaults.totalTokens / defNaive.totalTokens), ''],
+    ['byte-identical tools+system, unchanged rounds (60-round)', pct(longDefaults.identicalShare), pct(longNaive.identicalShare), '', '>= 95%'],
+    ['byte-identical tools+system, unchanged rounds (deferred)', pct(defDefaults.identicalShare), pct(defNaive.identicalShare), '', '>= 95%'],
+    ['loop overhead per round, median ms (60-round)', longDefaults.overheadMs.median.toFixed(2), longNaive.overheadMs.median.toFixed(2), '', '< 2 ms'],
+    ['loop overhead per round, p95 ms (60-round)', longDefaults.overheadMs.p95.toFixed(2), longNaive.overheadMs.p95.toFixed(2), '', ''],
+  ];
+  const head = ['measure', 'snowpea', 'naive', 'ratio', 'target'];
+  const widths = head.map((_, c) => Math.max(head[c].length, ...rows.map((r) => String(r[c]).length)));
+  const line = (r: unknown[]) => r.map((v, c) => (c === 0 ? String(v).padEnd(widths[c]) : String(v).padStart(widths[c]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  if (store && !(store as any).error) {
+    const s = store as any;
+    console.log(`\nstate.db with ${s.historyMB.toFixed(1)} MB of history: commitRound blocks the event loop ${s.commitRoundBlockMs.median.toFixed(2)} ms median (p95 ${s.commitRoundBlockMs.p95.toFixed(2)}); naive export+write ${s.baselineExportWriteMs.toFixed(0)} ms (${pct(s.commitRoundBlockMs.median / s.baselineExportWriteMs)}); background fold ${s.foldMs.toFixed(0)} ms of which ${s.foldBlockMs.toFixed(0)} ms blocking`);
+  } else console.log(`\nstate.db flush: ${JSON.stringify(store)}`);
+
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, store };
+  fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
+  console.log(`\nwrote bench/results/latest.json`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
