@@ -84,6 +84,27 @@ describe('webview: chat in Chromium with a fake host', function () {
     await chat.sendButton.waitFor();
   });
 
+  it('follows the stream at the bottom, and stays put once the reader scrolls up', async () => {
+    const chat = await env.open();
+    await chat.page.setViewportSize({ width: 360, height: 400 });
+    await chat.init();
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.\n\n`);
+    for (const p of paragraphs) await chat.events({ type: 'text.delta', text: p });
+    await chat.page.getByText('Paragraph 40.').waitFor();
+    const atBottom = () => {
+      const el = (globalThis as any).document.querySelector('.transcript');
+      return el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 2;
+    };
+    await chat.page.waitForFunction(atBottom);
+
+    await chat.page.locator('.transcript').hover();
+    await chat.page.mouse.wheel(0, -100_000);
+    await chat.page.waitForFunction(() => (globalThis as any).document.querySelector('.transcript').scrollTop === 0);
+    await chat.events({ type: 'text.delta', text: 'One more paragraph.' });
+    await chat.page.getByText('One more paragraph.').waitFor();
+    assert.equal(await chat.page.locator('.transcript').evaluate((el) => el.scrollTop), 0, 'the reader keeps their place');
+  });
+
   it('shows tool calls as one-line cards with running, ok and error states', async () => {
     const chat = await env.open();
     await chat.init();
@@ -110,7 +131,7 @@ describe('webview: chat in Chromium with a fake host', function () {
     assert.equal(await card.locator('.tool-summary').innerText(), 'read src/app.ts (120 lines)');
     assert.equal(await chat.toolCard('c2').locator('.tool-error-code').innerText(), 'EXIT_1');
     // Text, tools, then the next round's text as its own message, in order.
-    const kinds = await chat.page.locator('.transcript > [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+    const kinds = await chat.page.locator('.transcript-content > [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
     assert.deepEqual(kinds, ['user', 'assistant', 'tool', 'tool', 'assistant']);
     const cardHeight = await card.evaluate((el) => el.getBoundingClientRect().height);
     const lineHeight = await card.locator('.tool-name').evaluate((el) => el.getBoundingClientRect().height);

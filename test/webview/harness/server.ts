@@ -85,6 +85,8 @@ export async function startWebviewServer(): Promise<WebviewServer> {
       res.writeHead(200, { 'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream' });
       return void fs.createReadStream(file).pipe(res);
     }
+    // Chromium asks for a favicon on its own; a webview never does.
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
     res.writeHead(404).end();
   });
   origin = await listen(server);
