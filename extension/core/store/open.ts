@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../log';
 import { removeStaleTemps, writeFileAtomicSync } from './files';
-import { JournalWriter } from './journal';
+import { JournalWriter } from './journal-writer';
 import { acquireLock } from './lock';
 import { Persistence } from './persistence';
 import { recover } from './recover';
@@ -15,7 +15,7 @@ import { loadSqlJs } from './wasm';
 const quiet: Logger = { error() {}, warn() {}, info() {}, debug() {} };
 
 export const DEFAULT_IDLE_MS = 2000;
-export const DEFAULT_FOLD_JOURNAL_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_FOLD_JOURNAL_BYTES = 4 * 1024 * 1024;
 
 export function journalPath(file: string): string {
   return `${file}.journal`;
@@ -56,9 +56,10 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
       idleMs: opts.idleMs ?? DEFAULT_IDLE_MS,
       foldJournalBytes: opts.foldJournalBytes ?? DEFAULT_FOLD_JOURNAL_BYTES,
       dirty: r.dirty && !r.mustSnapshot,
+      snapshotBytes: fs.statSync(file).size,
       seq: r.seq,
     });
-    return new StateDb({ file, db: r.db, persistence, seq: r.seq, notices, now, release });
+    return new StateDb({ file, db: r.db, persistence, seq: r.seq, notices, now, release, log });
   } catch (e) {
     release();
     throw e;

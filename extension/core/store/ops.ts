@@ -27,6 +27,37 @@ export interface JournalOp<N extends OpName = OpName> {
   a: OpArgs[N];
 }
 
+/**
+ * Text for a bound parameter. sql.js encodes bound strings to UTF-8 in JavaScript, slowly for large
+ * ones; large text goes in as native UTF-8 bytes instead and the SQL casts it back to TEXT (the bytes
+ * are the same: the database encoding is UTF-8).
+ */
+export function utf8(text: string): string | Uint8Array {
+  return text.length > 1024 ? Buffer.from(text, 'utf8') : text;
+}
+
+type MessageMeta = Omit<OpArgs['message.append'], 'message'>;
+
+/** Inserts a message whose JSON is already encoded as UTF-8 (shared with its journal line). */
+export function insertMessage(db: Database, a: MessageMeta, role: string, body: Uint8Array): void {
+  db.run('INSERT INTO messages (session_id, seq, turn, round, role, body) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT))', [
+    a.sessionId,
+    a.seq,
+    a.turn,
+    a.round,
+    role,
+    body,
+  ]);
+  db.run('UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
+}
+
+/** The journal line of a message.append as buffers, around the already encoded body (no second encoding). */
+export function messageLine(q: number, a: MessageMeta, body: Buffer): Buffer[] {
+  const { sessionId, seq, turn, round, at } = a;
+  const head = JSON.stringify({ q, o: 'message.append', a: { sessionId, seq, turn, round, at } }).slice(0, -2);
+  return [Buffer.from(`${head},"message":`, 'utf8'), body, Buffer.from('}}\n', 'utf8')];
+}
+
 /** The ids of a session and all its descendants (delegated children, their children, ...). */
 export function sessionTree(db: Database, id: string): string[] {
   const r = db.exec(
@@ -64,22 +95,12 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
       db.run('DELETE FROM sessions WHERE id = ?', [sid]);
     }
   },
-  'message.append': (db, a) => {
-    db.run('INSERT INTO messages (session_id, seq, turn, round, role, body) VALUES (?, ?, ?, ?, ?, ?)', [
-      a.sessionId,
-      a.seq,
-      a.turn,
-      a.round,
-      a.message.role,
-      JSON.stringify(a.message),
-    ]);
-    db.run('UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
-  },
+  'message.append': (db, a) => insertMessage(db, a, a.message.role, Buffer.from(JSON.stringify(a.message), 'utf8')),
   'toolcall.record': (db, a) =>
     db.run(
       `INSERT OR REPLACE INTO tool_calls (session_id, call_id, tool, args, ok, error_code, turn, round, started, ended)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [a.sessionId, a.callId, a.tool, a.args, a.ok === null ? null : a.ok ? 1 : 0, a.errorCode ?? null, a.turn ?? null, a.round ?? null, a.started, a.ended ?? null],
+       VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)`,
+      [a.sessionId, a.callId, a.tool, utf8(a.args), a.ok === null ? null : a.ok ? 1 : 0, a.errorCode ?? null, a.turn ?? null, a.round ?? null, a.started, a.ended ?? null],
     ),
   'usage.record': (db, a) =>
     db.run('INSERT INTO usage (session_id, round, prompt, completion, cached, at) VALUES (?, ?, ?, ?, ?, ?)', [
@@ -91,7 +112,7 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
       a.at,
     ]),
   'event.record': (db, a) =>
-    db.run('INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, ?)', [a.sessionId, a.at, a.type, JSON.stringify(a.event)]),
+    db.run('INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, CAST(? AS TEXT))', [a.sessionId, a.at, a.type, utf8(JSON.stringify(a.event))]),
 };
 
 export function isOpName(o: unknown): o is OpName {

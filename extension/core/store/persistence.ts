@@ -2,21 +2,30 @@
  * How state.db reaches the disk without blocking the extension host.
  *
  * Every write is applied to the in-memory sql.js database at once and queued as one journal line.
- * commit() (the loop's commitRound) appends the queued lines to state.db.journal and fdatasyncs:
- * its cost is the size of the round, not of the history. A fold writes the whole database
- * (export(), then a temporary file renamed over state.db, the write off the event loop) with the
- * sequence number it covers, then drops the journal lines it covered. Folds run when the store has
- * been idle for `idleMs`, when the journal passes `foldJournalBytes`, and on close.
+ * commit() (the loop's commitRound) hands the queued lines to the journal writer, which appends and
+ * fdatasyncs them on libuv's thread pool; the promise resolves once they are durable. Lines are
+ * encoded to bytes when queued (a message's bytes are shared with its row), so the event loop pays
+ * next to nothing at the round end, whatever the size of the round or of the history.
  *
- * A fold only runs when no message of an uncommitted round is queued (it commits other queued
- * writes first), so a snapshot never holds half a round: after a kill, the store holds exactly the
- * committed rounds. Session changes made outside a round are committed at once.
+ * A fold saves the whole database: export() (synchronous, in memory), then a temporary file written
+ * off the event loop and renamed over state.db, then the journal lines it covers are dropped. The
+ * snapshot records the last sequence number it holds, so replaying the journal at open skips lines
+ * it already has. export() blocks for a time that grows with the database (hundreds of ms at 40 MB),
+ * so folds are rare: only once the journal reaches max(`foldJournalBytes`, a quarter of state.db),
+ * which keeps the cost per stored byte flat and the replay at open short; and always on close.
+ * After `idleMs` without writes, trailing writes (events, session changes) are committed.
+ *
+ * A fold the store starts by itself waits while a round's messages are uncommitted (it commits any
+ * other queued writes first), so a snapshot never holds half a round: after a kill, the store holds
+ * exactly the committed rounds.
  */
 import type { Database } from 'sql.js';
 import type { Logger } from '../log';
 import { writeFileAtomic } from './files';
-import type { JournalWriter } from './journal';
+import type { JournalWriter } from './journal-writer';
 import { setMeta } from './schema';
+
+const FOLD_RETRY_MS = 60_000;
 
 export interface PersistenceInit {
   db: Database;
@@ -25,7 +34,10 @@ export interface PersistenceInit {
   log: Logger;
   idleMs: number;
   foldJournalBytes: number;
+  /** The database holds changes that neither state.db nor the journal has (a migration). */
   dirty: boolean;
+  /** Size of state.db on disk. */
+  snapshotBytes: number;
   /** Sequence number of the last write already in the database. */
   seq: number;
 }
@@ -37,15 +49,17 @@ export class Persistence {
   private readonly log: Logger;
   private readonly idleMs: number;
   private readonly foldJournalBytes: number;
-  private queued: string[] = [];
+  private queued: Buffer[] = [];
   private queuedMessages = 0;
-  /** The database holds changes state.db lacks that the journal does not cover. */
   private dirty: boolean;
   private folding: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private lastWrite = 0;
   private lastSeq: number;
   private closed = false;
+  private snapshotBytes: number;
+  /** After a failed fold, no automatic one before this time (Date.now()). */
+  private retryAfter = 0;
 
   constructor(init: PersistenceInit) {
     this.db = init.db;
@@ -56,7 +70,8 @@ export class Persistence {
     this.foldJournalBytes = init.foldJournalBytes;
     this.dirty = init.dirty;
     this.lastSeq = init.seq;
-    if (this.dirty) this.touch();
+    this.snapshotBytes = init.snapshotBytes;
+    if (this.foldDue()) this.touch();
   }
 
   /** Bytes in the journal not yet folded into state.db. */
@@ -68,37 +83,43 @@ export class Persistence {
     return this.queuedMessages > 0;
   }
 
-  /** Queues the journal line of write `seq`, already applied to the database. */
-  queue(seq: number, line: string, isMessage: boolean): void {
+  /** Queues the journal line (as buffers) of write `seq`, already applied to the database. */
+  queue(seq: number, line: Buffer[], isMessage: boolean): void {
     this.lastSeq = seq;
-    this.queued.push(line);
+    this.queued.push(...line);
     if (isMessage) this.queuedMessages++;
     this.touch();
   }
 
-  /** Makes every queued write durable: one append and one fdatasync. */
-  commit(): void {
-    if (!this.queued.length) return;
-    this.journal.commit(this.queued.join(''));
+  /**
+   * Makes every write so far durable; resolves when it is (rejects when the disk refused it).
+   * Synchronously it only hands the queued buffers over; writing and fdatasync run on the thread pool.
+   */
+  commit(): Promise<void> {
+    const bufs = this.queued;
     this.queued = [];
     this.queuedMessages = 0;
-    if (this.journal.size >= this.foldJournalBytes) setImmediate(() => this.autoFold());
+    const done = this.journal.append(bufs);
+    if (this.foldDue()) setImmediate(() => this.autoFold());
+    return done;
   }
 
-  /** Commits, then folds the journal into state.db now (waiting for a fold already running). */
+  /** Commits, then folds the journal into state.db now (after a fold already running). */
   async flush(): Promise<void> {
     while (this.folding) await this.folding;
-    this.commit();
+    const committed = this.commit();
     await this.fold();
+    await committed.catch(() => {}); // the fold saved these writes even if the journal could not
   }
 
-  /** Stops the timers and leaves everything in state.db; the journal is empty afterwards unless writing failed. */
+  /** Stops the timers and saves everything into state.db. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     try {
       await this.flush();
+      await this.journal.idle();
     } finally {
       this.journal.close();
     }
@@ -114,46 +135,54 @@ export class Persistence {
     this.idleTimer.unref();
   }
 
+  /** The journal is big enough to be worth a fold, or the database has changes only memory holds. */
+  private foldDue(): boolean {
+    if (Date.now() < this.retryAfter) return false;
+    return this.dirty || this.journal.size >= Math.max(this.foldJournalBytes, this.snapshotBytes / 4);
+  }
+
   private onIdle(): void {
     this.idleTimer = null;
     const quiet = Date.now() - this.lastWrite;
     if (quiet < this.idleMs) return this.arm(this.idleMs - quiet);
-    this.autoFold();
+    if (this.closed || this.queuedMessages > 0) return; // the round's commit comes
+    if (this.foldDue()) return this.autoFold();
+    if (this.queued.length) this.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));
   }
 
   /** A fold the store decides on: never while a round's messages are uncommitted. */
   private autoFold(): void {
     if (this.closed || this.folding || this.queuedMessages > 0) return;
-    try {
-      this.commit();
-    } catch (e) {
-      this.log.error(`state.db: journal commit failed: ${(e as Error).message}`);
-      return;
-    }
+    this.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));
     void this.fold();
   }
 
+  /** Saves the database; the caller has committed, so it holds exactly the journal's writes up to lastSeq. */
   private fold(): Promise<void> {
     if (this.folding) return this.folding;
-    // Callers commit first, so the database holds exactly the journal's writes up to lastSeq.
     if (this.journal.size === 0 && !this.dirty) return Promise.resolve();
     const covered = this.journal.size;
     setMeta(this.db, 'journal_seq', this.lastSeq);
     const bytes = this.db.export();
+    this.snapshotBytes = bytes.length;
     this.dirty = false;
     this.folding = (async () => {
       try {
         await writeFileAtomic(this.file, bytes);
+        while (this.journalBusy()) await this.journal.idle();
         this.journal.dropBefore(covered);
         this.folding = null;
-        // Lines committed while this fold was writing wait for the next quiet moment.
-        if (this.journal.size > 0) this.touch();
       } catch (e) {
         this.folding = null;
-        this.dirty = true; // retried at the next quiet moment after a write
+        this.dirty = true;
+        this.retryAfter = Date.now() + FOLD_RETRY_MS; // then retried when due, and on close
         this.log.error(`state.db: saving ${this.file} failed (the journal keeps every change): ${(e as Error).message}`);
       }
     })();
     return this.folding;
+  }
+
+  private journalBusy(): boolean {
+    return this.journal.busy;
   }
 }

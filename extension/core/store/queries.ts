@@ -17,6 +17,12 @@ function rows(db: Database, sql: string, params: SqlValue[] = []): Row[] {
 }
 
 const num = (v: SqlValue): number => Number(v);
+
+/**
+ * Reads text selected as `CAST(col AS BLOB)`: decoded natively from its exact bytes (sql.js's own
+ * text getter decodes in JavaScript and stops at a NUL character).
+ */
+const text = (v: SqlValue): string => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8') : String(v ?? ''));
 const numOrNull = (v: SqlValue): number | null => (v === null ? null : Number(v));
 
 function toSession(r: Row): SessionRecord {
@@ -64,19 +70,19 @@ export function nextMessageSeq(db: Database, sessionId: string): number {
 }
 
 export function getStoredMessages(db: Database, sessionId: string): StoredMessage[] {
-  return rows(db, 'SELECT seq, turn, round, body FROM messages WHERE session_id = ? ORDER BY seq', [sessionId]).map((r) => ({
+  return rows(db, 'SELECT seq, turn, round, CAST(body AS BLOB) AS body FROM messages WHERE session_id = ? ORDER BY seq', [sessionId]).map((r) => ({
     seq: num(r.seq),
     turn: num(r.turn),
     round: num(r.round),
-    message: JSON.parse(String(r.body)),
+    message: JSON.parse(text(r.body)),
   }));
 }
 
 export function getToolCalls(db: Database, sessionId: string): ToolCallRecord[] {
-  return rows(db, 'SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started, rowid', [sessionId]).map((r) => ({
+  return rows(db, 'SELECT *, CAST(args AS BLOB) AS args FROM tool_calls WHERE session_id = ? ORDER BY started, rowid', [sessionId]).map((r) => ({
     callId: String(r.call_id),
     tool: String(r.tool),
-    args: String(r.args),
+    args: text(r.args),
     ok: r.ok === null ? null : num(r.ok) === 1,
     errorCode: r.error_code === null ? null : String(r.error_code),
     turn: numOrNull(r.turn),
@@ -97,9 +103,9 @@ export function getUsage(db: Database, sessionId: string): UsageRecord[] {
 }
 
 export function getEvents(db: Database, sessionId: string): EventRecord[] {
-  return rows(db, 'SELECT at, type, data FROM events WHERE session_id = ? ORDER BY id', [sessionId]).map((r) => ({
+  return rows(db, 'SELECT at, type, CAST(data AS BLOB) AS data FROM events WHERE session_id = ? ORDER BY id', [sessionId]).map((r) => ({
     type: String(r.type),
     at: num(r.at),
-    event: JSON.parse(String(r.data)),
+    event: JSON.parse(text(r.data)),
   }));
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import { moveAside } from './files';
 import { readJournal, type JournalRead } from './journal';
 import { applyOp } from './ops';
-import { getMeta, migrate, SCHEMA_VERSION } from './schema';
+import { configure, getMeta, migrate, SCHEMA_VERSION } from './schema';
 
 export interface Recovered {
   db: Database;
@@ -58,6 +58,7 @@ function loadSnapshot(ctx: Ctx): { db: Database; fresh: boolean; migrated: boole
     let db: Database | null = null;
     try {
       db = new ctx.SQL.Database(bytes);
+      configure(db);
       const check = db.exec('PRAGMA quick_check');
       const verdict = String(check[0]?.values[0]?.[0] ?? 'no answer');
       if (verdict !== 'ok') throw new Error(`integrity check: ${verdict}`);
@@ -79,6 +80,7 @@ function loadSnapshot(ctx: Ctx): { db: Database; fresh: boolean; migrated: boole
     ctx.notices.push(`Snowpea could not read its session database (${failure}). It was moved to ${kept} and a new one was started.`);
   }
   const db = new ctx.SQL.Database();
+  configure(db);
   migrate(db);
   return { db, fresh: true, migrated: false };
 }

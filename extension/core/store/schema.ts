@@ -41,6 +41,15 @@ export const migrations: Migration[] = [
 
 export const SCHEMA_VERSION = migrations.length;
 
+/**
+ * Connection settings for sql.js's in-memory file: a rollback journal in SQLite's heap instead of a
+ * second emulated file (several times faster for large rows; rollback still works). Not stored in
+ * the file, so applied at every open.
+ */
+export function configure(db: Database): void {
+  db.exec('PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY;');
+}
+
 function hasMeta(db: Database): boolean {
   return db.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).length > 0;
 }

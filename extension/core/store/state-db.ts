@@ -11,8 +11,9 @@ import type { Message } from '../agent/messages';
 import type { Usage } from '../model/types';
 import { exportJson, exportMarkdown } from './export';
 import { journalLine } from './journal';
-import { applyOp, type OpArgs, type OpName } from './ops';
+import { applyOp, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
 import type { Persistence } from './persistence';
+import type { Logger } from '../log';
 import * as q from './queries';
 import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
 
@@ -27,6 +28,7 @@ export interface StateDbParts {
   notices: string[];
   now: () => number;
   release: () => void;
+  log: Logger;
 }
 
 export class StateDb {
@@ -37,6 +39,7 @@ export class StateDb {
   private readonly persistence: Persistence;
   private readonly now: () => number;
   private readonly release: () => void;
+  private readonly log: Logger;
   private seq: number;
   private closing: Promise<void> | null = null;
 
@@ -48,6 +51,7 @@ export class StateDb {
     this.notices = parts.notices;
     this.now = parts.now;
     this.release = parts.release;
+    this.log = parts.log;
   }
 
   /** The notices as one text for the host or CLI to show, or null when all was well. */
@@ -60,23 +64,30 @@ export class StateDb {
     return this.persistence.journalBytes;
   }
 
-  private write<N extends OpName>(name: N, args: OpArgs[N]): void {
+  private open(): void {
     if (this.closing) throw new Error('state.db is closed');
-    applyOp(this.db, name, args);
-    this.seq++;
-    this.persistence.queue(this.seq, journalLine({ q: this.seq, o: name, a: args }), name === 'message.append');
   }
 
-  /** Session changes outside a round are made durable at once; inside one they join its commit. */
+  private write<N extends OpName>(name: N, args: OpArgs[N]): void {
+    this.open();
+    applyOp(this.db, name, args);
+    this.seq++;
+    this.persistence.queue(this.seq, [Buffer.from(journalLine({ q: this.seq, o: name, a: args }), 'utf8')], false);
+  }
+
+  /** Session changes outside a round are committed at once; inside one they join its commit. */
   private commitSessionChange(): void {
-    if (!this.persistence.hasQueuedMessages) this.persistence.commit();
+    if (this.persistence.hasQueuedMessages) return;
+    this.persistence.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));
   }
 
   private requireSession(id: string): void {
+    this.open();
     if (!q.sessionExists(this.db, id)) throw new Error(`state.db: no session ${id}`);
   }
 
   createSession(input: NewSession): SessionRecord {
+    this.open();
     const id = input.id ?? randomUUID();
     if (q.sessionExists(this.db, id)) throw new Error(`state.db: session ${id} already exists`);
     if (input.parentId) this.requireSession(input.parentId);
@@ -115,6 +126,7 @@ export class StateDb {
 
   /** Deletes a session with its transcript, records and delegated child sessions. False when unknown. */
   deleteSession(id: string): boolean {
+    this.open();
     if (!q.sessionExists(this.db, id)) return false;
     this.write('session.delete', { id });
     this.commitSessionChange();
@@ -137,9 +149,13 @@ export class StateDb {
     if (!message || typeof message !== 'object' || !['user', 'assistant', 'tool'].includes(message.role)) {
       throw new Error('state.db: appendMessage needs a user, assistant or tool message');
     }
-    const seq = q.nextMessageSeq(this.db, sessionId);
-    this.write('message.append', { sessionId, seq, turn, round, message, at: this.now() });
-    return seq;
+    const meta = { sessionId, seq: q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now() };
+    // Encoded once: the same UTF-8 bytes go into the row and into the journal line.
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    insertMessage(this.db, meta, message.role, body);
+    this.seq++;
+    this.persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
+    return meta.seq;
   }
 
   getMessages(sessionId: string): Message[] {
@@ -182,10 +198,14 @@ export class StateDb {
     return q.getEvents(this.db, sessionId);
   }
 
-  /** Makes every write so far durable (one journal append and fdatasync). Called at each round end. */
-  commitRound(): void {
-    if (this.closing) throw new Error('state.db is closed');
-    this.persistence.commit();
+  /**
+   * Makes every write so far durable: one journal append and fdatasync, done off the event loop.
+   * Called at each round end; resolves once durable, rejects when the disk refused the write (the
+   * writes stay in memory and are retried by the next commit).
+   */
+  commitRound(): Promise<void> {
+    this.open();
+    return this.persistence.commit();
   }
 
   /** Commits and writes the whole database to state.db now. */

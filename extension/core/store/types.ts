@@ -90,11 +90,14 @@ export interface StateDbOptions {
   /** The clock (tests pass a fake one). */
   now?: () => number;
   /**
-   * After this long without writes, trailing writes (events, session changes) are committed and the
-   * journal is folded into state.db. 0 turns automatic commits and folds off (tests, benchmarks). Default 2000.
+   * After this long without writes, trailing writes (events, session changes) are committed, and a
+   * due fold runs. 0 turns the timer off (tests, benchmarks). Default 2000.
    */
   idleMs?: number;
-  /** Fold as soon as the journal reaches this size (checked at each commit). Default 8 MiB. */
+  /**
+   * The journal is folded into state.db once it reaches max(this, a quarter of state.db's size);
+   * checked at each commit and when idle. Default 4 MiB. Infinity: only on flush() and close().
+   */
   foldJournalBytes?: number;
   /** Refuse to open a file another live process holds (default true). */
   lock?: boolean;
