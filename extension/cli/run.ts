@@ -42,7 +42,9 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
       log.error(`no session ${flags.session} in ${store.file}`);
       return 1;
     }
-    agent.onEvent(flags.json ? (e) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer());
+    const render = flags.json ? (e: AgentEvent) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer();
+    // Subagents' own events stay out of the output; their work shows as the delegate_task line.
+    agent.onEvent((e) => e.sessionId === session.id && render(e));
     const result = await agent.runTurn(session, prompt, controller.signal);
     if (!flags.json) process.stderr.write(`session ${session.id}\n`);
     return result.reason === 'cancelled' ? 130 : result.reason === 'done' ? 0 : 1;

@@ -6,6 +6,8 @@ import type { Settings } from '../settings/schema';
 import type { ToolRegistry } from '../tools/registry';
 import { RepeatGuard } from '../tools/repeat-guard';
 import { SessionToolRuntime } from '../tools/runtime';
+import { createDelegateTaskTool, type ChildOutcome } from '../tools/delegate-task';
+import { listSkills, skillsIndex } from '../tools/skills';
 import { createToolSearchTool } from '../tools/tool-search';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from './emitter';
@@ -71,11 +73,21 @@ export class Agent implements Disposable {
         ),
       );
     }
+    if (!opts.registry.has('delegate_task')) {
+      this.disposables.push(
+        opts.registry.register(
+          createDelegateTaskTool({
+            runChild: (parentId, req, ctx) => this.runChild(parentId, req, ctx.signal),
+            defaultMaxRounds: () => Math.min(20, opts.settings()['agent.maxRounds']),
+          }),
+        ),
+      );
+    }
     this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
     this.prompt = new SessionPromptBuilder({
       settings: opts.settings,
       deferredLine: () => this.runtime.deferredLine(),
-      extraParts: opts.extraPromptParts,
+      extraParts: (session) => [...this.contextParts(session), ...(opts.extraPromptParts?.(session) ?? [])],
       imageResolver: opts.imageResolver,
     });
     this.guard = new RepeatGuard({
@@ -138,6 +150,47 @@ export class Agent implements Disposable {
       return await this.loop.runTurn(session, prompt, signal);
     } finally {
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
+    }
+  }
+
+  /** Lean subagents get no skills index (skill_view still works by name); everyone else does. */
+  private leanChild(session: Session): boolean {
+    return session.isSubagent && this.opts.settings()['agents.childContext'] === 'lean';
+  }
+
+  private contextParts(session: Session): PromptPart[] {
+    if (this.leanChild(session)) return [];
+    const index = skillsIndex(listSkills(session.workspaceRoot));
+    return index ? [{ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` }] : [];
+  }
+
+  /**
+   * delegate_task: a child session through the same loop, stored linked to its parent, with
+   * an empty history and the task as its only user message. Cancelling the parent's signal
+   * cancels the child.
+   */
+  async runChild(parentId: string, req: { task: string; agent: string; maxRounds: number }, signal: AbortSignal): Promise<ChildOutcome> {
+    const parent = this.live.get(parentId);
+    const child = new Session({
+      workspaceRoot: parent?.workspaceRoot ?? this.opts.workspaceRoot,
+      parentId,
+      isSubagent: true,
+      role: req.agent,
+      mode: 'code',
+      title: `${req.agent}: ${req.task.replace(/\s+/g, ' ').slice(0, 70)}`,
+      budgetRounds: req.maxRounds,
+    });
+    this.opts.store?.createSession({ id: child.id, parentId, title: child.title, workspaceRoot: child.workspaceRoot, mode: child.mode, role: child.role });
+    this.live.set(child.id, child);
+    try {
+      const result = await this.loop.runTurn(child, req.task, signal, { maxRounds: req.maxRounds });
+      const toolCounts: Record<string, number> = {};
+      for (const m of child.messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) toolCounts[c.name] = (toolCounts[c.name] ?? 0) + 1;
+      return { text: result.text, reason: result.reason, rounds: result.rounds, toolCounts, childSessionId: child.id };
+    } finally {
+      this.live.delete(child.id);
+      this.guard.forgetSession(child.id);
+      this.prompt.forget(child.id);
     }
   }
 

@@ -45,7 +45,7 @@ export class AgentLoop {
     this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
   }
 
-  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
+  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number } = {}): Promise<TurnResult> {
     const { services } = this;
     const emit = (e: AgentEvent) => this.emit(e, session);
     session.turn++;
@@ -69,8 +69,11 @@ export class AgentLoop {
 
     while (true) {
       if (signal.aborted) return end('cancelled');
-      if (rounds >= services.settings()['agent.maxRounds']) {
-        const msg = `Stopped after ${rounds} rounds (agent.maxRounds). Send a message to continue, or raise snowpea.agent.maxRounds.`;
+      const maxRounds = opts.maxRounds ?? services.settings()['agent.maxRounds'];
+      if (rounds >= maxRounds) {
+        const msg = opts.maxRounds
+          ? `Stopped after ${rounds} rounds (the budget for this task).`
+          : `Stopped after ${rounds} rounds (agent.maxRounds). Send a message to continue, or raise snowpea.agent.maxRounds.`;
         emit({ type: 'error', sessionId: session.id, message: msg, kind: 'max_rounds' });
         return end('max_rounds', msg);
       }

@@ -4,7 +4,7 @@ import { roleOf } from '../tools/roles';
 import type { Message } from './messages';
 import type { PromptBuilder } from './seams';
 import type { Session } from './session';
-import { composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
+import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 
 export interface PromptSources {
@@ -35,12 +35,15 @@ export class SessionPromptBuilder implements PromptBuilder {
     if (hit && hit.key === key) return hit.text;
     const role = roleOf(session.role);
     const text = composePrompt([
+      // Stable, shared parts first; what differs between sibling subagents (role, budget) last,
+      // so they share the longest possible prompt-cache prefix. The task is the user message.
       { name: 'persona', text: PERSONA },
-      { name: 'role', text: role.instructions },
       { name: 'environment', text: environmentLine(session.workspaceRoot, process.platform) },
       { name: 'mode', text: modeLine(session.mode) },
       ...(this.sources.extraParts?.(session) ?? []),
       { name: 'deferred', text: this.sources.deferredLine() },
+      { name: 'role', text: role.instructions },
+      { name: 'budget', text: budgetLine(session.budgetRounds) },
     ]);
     // Keep the previous string when nothing changed, so the request bytes stay identical.
     const final = hit && hit.text === text ? hit.text : text;

@@ -13,6 +13,8 @@ export interface SessionInit {
   isSubagent?: boolean;
   loadedTools?: string[];
   messages?: Message[];
+  /** Subagents: the tool rounds they were given (the BUDGET_LINE). */
+  budgetRounds?: number;
   created?: number;
 }
 
@@ -29,6 +31,7 @@ export class Session {
   /** Deferred tools loaded in this session, in load order (their schemas follow the eager ones). */
   readonly loadedTools: string[];
   readonly messages: Message[];
+  readonly budgetRounds?: number;
   /** Number of user turns so far. */
   turn = 0;
   /** Total model rounds so far (across turns). */
@@ -45,6 +48,7 @@ export class Session {
     this.role = init.role ?? 'default';
     this.loadedTools = [...(init.loadedTools ?? [])];
     this.messages = [...(init.messages ?? [])];
+    this.budgetRounds = init.budgetRounds;
     this.turn = this.messages.filter((m) => m.role === 'user' && !m.attachedBy).length;
     this.round = this.messages.filter((m) => m.role === 'assistant').length;
   }

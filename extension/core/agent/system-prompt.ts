@@ -28,3 +28,8 @@ export function modeLine(mode: string): string | undefined {
 export function environmentLine(workspaceRoot: string, platform: string): string {
   return `Workspace: ${workspaceRoot}\nPlatform: ${platform}`;
 }
+
+/** seed BUDGET_LINE, kept in lean child context. */
+export function budgetLine(rounds: number | undefined): string | undefined {
+  return rounds ? `You have ${rounds} tool rounds for this task.` : undefined;
+}

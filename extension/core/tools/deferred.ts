@@ -34,8 +34,8 @@ export interface ActiveSetInput {
   narrowEager?: readonly string[];
   /** Read-only modes drop write/exec tools. */
   readOnlyMode: boolean;
-  /** Tools a child session may not use at all (delegate_task, ask_user). */
-  excluded: Set<string>;
+  /** Whether the session may use a tool at all (subagents: no delegate_task, ask_user; read-only roles: no writes). */
+  allows(tool: AnyTool): boolean;
 }
 
 /**
@@ -43,7 +43,7 @@ export interface ActiveSetInput {
  * then the loaded deferred tools in the order they were loaded.
  */
 export function activeTools(input: ActiveSetInput): AnyTool[] {
-  const usable = input.tools.filter((t) => !input.excluded.has(t.name) && !(input.readOnlyMode && (WRITE_PERMISSIONS.has(t.permission) || t.name === 'git_commit')));
+  const usable = input.tools.filter((t) => input.allows(t) && !(input.readOnlyMode && (WRITE_PERMISSIONS.has(t.permission) || t.name === 'git_commit')));
   if (!input.deferredEnabled) return usable;
   const byName = new Map(usable.map((t) => [t.name, t]));
   const eagerNames = new Set<string>(input.narrowEager ?? usable.filter((t) => !t.deferred).map((t) => t.name));

@@ -5,9 +5,8 @@ import type { Session } from '../agent/session';
 import type { WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
 import { activeTools, deferredLine, EAGER_CORE } from './deferred';
-import { resolveToolPath } from './paths';
 import { roleOf } from './roles';
-import type { AnyTool, ToolContext, ToolResult } from './types';
+import { errorResult, type AnyTool, type ToolContext, type ToolResult } from './types';
 
 /** What the runtime needs from the registry. */
 export interface ToolCatalog {
@@ -28,8 +27,7 @@ export interface CallGuard {
   invalidatePath?(realPath: string): void;
 }
 
-/** Tools that change a file named by their `path` argument. */
-const WRITING_TOOLS = new Set(['write_file', 'edit_file']);
+const CHILD_EXCLUDED: ReadonlySet<string> = new Set(['delegate_task', 'ask_user']);
 
 interface CachedBlock {
   key: string;
@@ -70,8 +68,8 @@ export class SessionToolRuntime implements ToolRuntime {
       extraEager: [...s['tools.eager'], ...(role.requiredTools ?? [])],
       loaded: session.loadedTools,
       narrowEager: session.isSubagent && role.readOnly ? role.eager : undefined,
-      readOnlyMode: session.mode !== 'code' || (session.isSubagent && !!role.readOnly),
-      excluded: new Set(session.isSubagent ? ['delegate_task', 'ask_user'] : []),
+      readOnlyMode: session.mode !== 'code',
+      allows: (t) => !this.refusalFor(session, t),
     });
   }
 
@@ -107,11 +105,13 @@ export class SessionToolRuntime implements ToolRuntime {
 
   async execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult> {
     const tool = this.catalog.get(call.name);
+    const refusal = tool && this.refusalFor(session, tool);
+    if (refusal) return refusal;
     const selfLoad = !!tool && tool.deferred && this.settings()['tools.deferred'] && !this.isActive(session, call.name) && this.mayLoad(session, tool);
     const loadedBefore = session.loadedTools.length;
     const stub = await this.guard?.before(session.id, call, ctx);
     let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
-    if (!stub && result.ok && WRITING_TOOLS.has(call.name)) this.invalidateWritten(call, ctx);
+    for (const p of stub ? [] : (result.writtenPaths ?? [])) this.guard?.invalidatePath?.(p);
     if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
     if (session.loadedTools.length > loadedBefore) notify({ type: 'tools.loaded', sessionId: session.id, tools: session.loadedTools.slice(loadedBefore) });
     if (selfLoad && result.error?.code !== 'invalid_arguments' && result.error?.code !== 'unknown_tool') {
@@ -124,19 +124,22 @@ export class SessionToolRuntime implements ToolRuntime {
     return result;
   }
 
-  private invalidateWritten(call: ToolCall, ctx: ToolContext): void {
-    try {
-      const p = (JSON.parse(call.arguments) as { path?: unknown }).path;
-      if (typeof p === 'string') this.guard?.invalidatePath?.(resolveToolPath(ctx.workspaceRoot, p).real);
-    } catch {
-      /* arguments were validated by the registry; nothing to invalidate otherwise */
-    }
-  }
-
   /** A child or read-only session cannot self-load tools it is not allowed to have. */
   private mayLoad(session: Session, tool: AnyTool): boolean {
-    const excluded = session.isSubagent && (tool.name === 'delegate_task' || tool.name === 'ask_user');
-    return !excluded;
+    return !this.refusalFor(session, tool);
+  }
+
+  /** Subagents never delegate or ask the user; read-only roles never write (shell still asks for approval). */
+  private refusalFor(session: Session, tool: AnyTool): ToolResult | undefined {
+    if (!session.isSubagent) return undefined;
+    if (CHILD_EXCLUDED.has(tool.name)) {
+      return errorResult('policy_blocked', `${tool.name} is not available to a subagent; finish the task with what you have and report back.`);
+    }
+    const role = roleOf(session.role);
+    if (role.readOnly && (tool.permission === 'write' || (tool.permission === 'exec' && tool.name !== 'shell'))) {
+      return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${role.name} agent; report what should change instead.`);
+    }
+    return undefined;
   }
 }
 
