@@ -1,19 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { limitsFromSettings } from '../images/limits';
+import { AttachmentStore } from '../images/store';
 import type { Logger } from '../log';
+import { modelCapabilities } from '../model/capabilities';
 import type { ModelClient } from '../model/types';
 import type { Settings } from '../settings/schema';
 import type { ToolRegistry } from '../tools/registry';
 import { RepeatGuard } from '../tools/repeat-guard';
 import { SessionToolRuntime } from '../tools/runtime';
 import { createDelegateTaskTool, type ChildOutcome } from '../tools/delegate-task';
-import { listSkills, skillsIndex } from '../tools/skills';
 import { createToolSearchTool } from '../tools/tool-search';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from './emitter';
 import { AgentLoop, type TurnResult } from './loop';
 import type { ContentPart, Message } from './messages';
 import { SessionPromptBuilder } from './prompt-builder';
+import { ProjectContext } from '../context/project-context';
 import type { TranscriptSink } from './seams';
 import { Session, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
@@ -42,7 +45,13 @@ export interface AgentOptions {
   scratchRoot: string;
   workspaceTrusted?: boolean;
   extraPromptParts?: (session: Session) => PromptPart[];
+  /** The memory digest and instructions (parent and full children only). */
+  memoryParts?: (session: Session) => PromptPart[];
   imageResolver?: ImageResolver;
+  /** Where images are kept (view_image, pasted images, @path, MCP); default: <scratchRoot>/attachments. */
+  attachments?: AttachmentStore;
+  /** Whether the model takes images; default: modelCapabilities(model.name, settings). */
+  supportsImages?: () => boolean;
 }
 
 /**
@@ -53,13 +62,19 @@ export class Agent implements Disposable {
   readonly runtime: SessionToolRuntime;
   readonly guard: RepeatGuard;
   readonly prompt: SessionPromptBuilder;
+  readonly project: ProjectContext;
   private readonly loop: AgentLoop;
   private readonly live = new Map<string, Session>();
   readonly onEvent: AgentLoop['onEvent'];
   private readonly disposables: Disposable[] = [];
+  /** The attachment store every image of this agent's sessions goes through. */
+  readonly attachments: AttachmentStore;
+  readonly supportsImages: () => boolean;
 
   constructor(private readonly opts: AgentOptions) {
     this.runtime = new SessionToolRuntime(opts.registry, opts.settings);
+    this.attachments = opts.attachments ?? new AttachmentStore({ dir: path.join(opts.scratchRoot, 'attachments'), limits: () => limitsFromSettings(opts.settings()), logger: opts.logger });
+    this.supportsImages = opts.supportsImages ?? (() => modelCapabilities(opts.settings()['model.name'], opts.settings()).supportsImages);
     if (!opts.registry.has('tool_search')) {
       this.disposables.push(
         opts.registry.register(
@@ -84,11 +99,13 @@ export class Agent implements Disposable {
       );
     }
     this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
+    this.project = new ProjectContext({ settings: opts.settings, memoryParts: opts.memoryParts });
+    this.runtime.decorators.push((session, call, result) => this.project.decorate(session, call, result));
     this.prompt = new SessionPromptBuilder({
       settings: opts.settings,
       deferredLine: () => this.runtime.deferredLine(),
-      extraParts: (session) => [...this.contextParts(session), ...(opts.extraPromptParts?.(session) ?? [])],
-      imageResolver: opts.imageResolver,
+      extraParts: (session) => [...this.project.parts(session), ...(opts.extraPromptParts?.(session) ?? [])],
+      imageResolver: opts.imageResolver ?? this.attachments.resolver(this.supportsImages),
     });
     this.guard = new RepeatGuard({
       enabled: () => opts.settings()['tools.repeatGuard'],
@@ -153,17 +170,6 @@ export class Agent implements Disposable {
     }
   }
 
-  /** Lean subagents get no skills index (skill_view still works by name); everyone else does. */
-  private leanChild(session: Session): boolean {
-    return session.isSubagent && this.opts.settings()['agents.childContext'] === 'lean';
-  }
-
-  private contextParts(session: Session): PromptPart[] {
-    if (this.leanChild(session)) return [];
-    const index = skillsIndex(listSkills(session.workspaceRoot));
-    return index ? [{ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` }] : [];
-  }
-
   /**
    * delegate_task: a child session through the same loop, stored linked to its parent, with
    * an empty history and the task as its only user message. Cancelling the parent's signal
@@ -191,6 +197,7 @@ export class Agent implements Disposable {
       this.live.delete(child.id);
       this.guard.forgetSession(child.id);
       this.prompt.forget(child.id);
+      this.project.forget(child.id);
     }
   }
 
@@ -218,6 +225,12 @@ export class Agent implements Disposable {
         return added;
       },
       workspaceTrusted: this.opts.workspaceTrusted,
+      attachments: {
+        supportsImages: this.supportsImages(),
+        addFile: (p, o) => this.attachments.addFile(p, o),
+        addBytes: (b, o) => this.attachments.addBytes(b, o),
+        addBase64: (d, o) => this.attachments.addBase64(d, o),
+      },
     };
   }
 

@@ -43,6 +43,8 @@ export class SessionToolRuntime implements ToolRuntime {
   private readonly blocks = new Map<string, CachedBlock>();
   private readonly schemaCache = new Map<string, WireTool>();
   guard?: CallGuard;
+  /** Run after each call (and the guard); may append to the result (nested instruction files). */
+  readonly decorators: Array<(session: Session, call: ToolCall, result: ToolResult) => ToolResult> = [];
 
   constructor(
     readonly catalog: ToolCatalog,
@@ -113,6 +115,7 @@ export class SessionToolRuntime implements ToolRuntime {
     let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
     for (const p of stub ? [] : (result.writtenPaths ?? [])) this.guard?.invalidatePath?.(p);
     if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
+    for (const d of this.decorators) result = d(session, call, result);
     if (session.loadedTools.length > loadedBefore) notify({ type: 'tools.loaded', sessionId: session.id, tools: session.loadedTools.slice(loadedBefore) });
     if (selfLoad && result.error?.code !== 'invalid_arguments' && result.error?.code !== 'unknown_tool') {
       const added = session.loadTools([call.name]);

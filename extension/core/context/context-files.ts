@@ -1,0 +1,90 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { IgnoreStack } from '../tools/search/walk';
+import { clipToCap, type ContextCaps } from './caps';
+
+/** Instruction file names, in the order they are listed within one folder. */
+export const CONTEXT_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', '.snowpea/instructions.md', '.cursorrules'];
+
+export interface ContextFile {
+  /** Workspace-relative, posix. */
+  rel: string;
+  /** Folder depth: 0 for the workspace root. */
+  depth: number;
+  /** Workspace-relative folder the file governs ('' for the root). */
+  dir: string;
+  text: string;
+}
+
+const MAX_DIRS = 4000;
+const MAX_DEPTH = 12;
+const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+
+/**
+ * Finds AGENTS.md, CLAUDE.md, .snowpea/instructions.md and .cursorrules at the workspace root
+ * and in nested folders, skipping .gitignore'd folders and node_modules. Root files first, then
+ * by depth and path. Bounded (folders visited, depth) so a huge monorepo cannot stall a turn.
+ */
+export function discoverContextFiles(workspaceRoot: string): ContextFile[] {
+  const root = fs.realpathSync.native(workspaceRoot);
+  const out: ContextFile[] = [];
+  const queue: Array<{ dir: string; stack: IgnoreStack; depth: number }> = [{ dir: root, stack: IgnoreStack.at(root, root), depth: 0 }];
+  let visited = 0;
+  while (queue.length && visited < MAX_DIRS) {
+    const { dir, stack, depth } = queue.shift()!;
+    visited++;
+    const relDir = path.relative(root, dir).split(path.sep).join('/');
+    for (const name of CONTEXT_FILE_NAMES) {
+      const file = path.join(dir, name);
+      try {
+        if (!fs.statSync(file).isFile()) continue;
+        out.push({ rel: relDir ? `${relDir}/${name}` : name, depth, dir: relDir, text: fs.readFileSync(file, 'utf8') });
+      } catch {
+        /* not there */
+      }
+    }
+    if (depth >= MAX_DEPTH) continue;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (!e.isDirectory() || SKIPPED_DIRS.has(e.name)) continue;
+      const abs = path.join(dir, e.name);
+      if (stack.ignores(abs, true)) continue;
+      queue.push({ dir: abs, stack: stack.enter(abs), depth: depth + 1 });
+    }
+  }
+  return out.sort((a, b) => a.depth - b.depth || a.rel.localeCompare(b.rel));
+}
+
+/**
+ * Applies the caps: each file to the per-file cap; then, while the block is over its cap,
+ * deeper files are cut first (deepest, then latest in order), and the root files stay whole
+ * as long as they fit their own cap. Returns the texts as they go into the prompt.
+ */
+export function applyCaps(files: ContextFile[], caps: ContextCaps): Array<ContextFile & { shown: string }> {
+  const shown = files.map((f) => ({ ...f, shown: clipToCap(f.text, caps.perFile, f.rel) }));
+  const overhead = (f: ContextFile) => f.rel.length + 6;
+  let total = shown.reduce((n, f) => n + f.shown.length + overhead(f), 0);
+  const order = shown.map((_, i) => i).sort((a, b) => shown[b].depth - shown[a].depth || b - a);
+  for (const i of order) {
+    if (total <= caps.block) break;
+    const f = shown[i];
+    const excess = total - caps.block;
+    const allowance = f.shown.length - excess;
+    const next = allowance < 200 ? `…[truncated: ${f.text.length} more chars; read ${f.rel} for the rest]` : clipToCap(f.text, allowance, f.rel);
+    total -= f.shown.length - next.length;
+    f.shown = next;
+  }
+  return shown;
+}
+
+/** The system prompt's `# Project Context` block. */
+export function renderProjectContext(files: Array<{ rel: string; shown: string }>): string | undefined {
+  if (!files.length) return undefined;
+  return ['# Project Context', ...files.map((f) => `## ${f.rel}\n${f.shown.trimEnd()}`)].join('\n\n');
+}

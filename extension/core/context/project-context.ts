@@ -1,0 +1,69 @@
+import type { ToolCall } from '../agent/messages';
+import type { Session } from '../agent/session';
+import type { PromptPart } from '../agent/system-prompt';
+import { modelCapabilities } from '../model/capabilities';
+import type { Settings } from '../settings/schema';
+import { listSkills, skillsIndex } from '../tools/skills';
+import type { ToolResult } from '../tools/types';
+import { contextCaps } from './caps';
+import { applyCaps, discoverContextFiles, renderProjectContext, type ContextFile } from './context-files';
+import { NestedContextAttacher } from './nested-attach';
+
+export interface ProjectContextOptions {
+  settings(): Settings;
+  /** Extra parts for the parent's (and full children's) prompt: the memory digest. */
+  memoryParts?(session: Session): PromptPart[];
+}
+
+/**
+ * What a session knows up front about the project: the skills index, the capped
+ * `# Project Context` block, the memory digest. Lean subagents get only the root instruction
+ * files; their nested files are attached to tool results when a tool touches that folder.
+ */
+export class ProjectContext {
+  private readonly attacher = new NestedContextAttacher();
+  /** Discovered files per session, refreshed once per turn (the system prompt is built once per turn). */
+  private readonly files = new Map<string, ContextFile[]>();
+
+  constructor(private readonly opts: ProjectContextOptions) {}
+
+  private lean(session: Session): boolean {
+    return session.isSubagent && this.opts.settings()['agents.childContext'] === 'lean';
+  }
+
+  private caps() {
+    const s = this.opts.settings();
+    return contextCaps(modelCapabilities(s['model.name'], s).contextWindow, s['agent.contextFileMaxChars'], s['agent.contextFilesMaxChars']);
+  }
+
+  parts(session: Session): PromptPart[] {
+    const s = this.opts.settings();
+    const lean = this.lean(session);
+    const parts: PromptPart[] = [];
+    if (!lean) {
+      const index = skillsIndex(listSkills(session.workspaceRoot));
+      if (index) parts.push({ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` });
+      parts.push(...(this.opts.memoryParts?.(session) ?? []));
+    }
+    if (s['agent.ignoreContextFiles']) return parts;
+    const files = discoverContextFiles(session.workspaceRoot);
+    this.files.set(session.id, files);
+    const upFront = lean ? files.filter((f) => f.depth === 0) : files;
+    const block = renderProjectContext(applyCaps(upFront, this.caps()));
+    if (block) parts.push({ name: 'project-context', text: block });
+    return parts;
+  }
+
+  /** Appends nested instruction files a lean child has not seen yet when a tool touches their folder. */
+  decorate(session: Session, call: ToolCall, result: ToolResult): ToolResult {
+    if (!this.lean(session) || this.opts.settings()['agent.ignoreContextFiles']) return result;
+    const pending = (this.files.get(session.id) ?? []).filter((f) => f.depth > 0);
+    const extra = this.attacher.attachmentFor(session.id, call, session.workspaceRoot, pending, this.caps().perFile);
+    return extra ? { ...result, content: `${result.content}\n\n${extra}` } : result;
+  }
+
+  forget(sessionId: string): void {
+    this.files.delete(sessionId);
+    this.attacher.forget(sessionId);
+  }
+}
