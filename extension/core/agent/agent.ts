@@ -45,8 +45,6 @@ export interface AgentOptions {
   scratchRoot: string;
   workspaceTrusted?: boolean;
   extraPromptParts?: (session: Session) => PromptPart[];
-  /** The memory digest and instructions (parent and full children only). */
-  memoryParts?: (session: Session) => PromptPart[];
   imageResolver?: ImageResolver;
   /** Where images are kept (view_image, pasted images, @path, MCP); default: <scratchRoot>/attachments. */
   attachments?: AttachmentStore;
@@ -99,7 +97,7 @@ export class Agent implements Disposable {
       );
     }
     this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
-    this.project = new ProjectContext({ settings: opts.settings, memoryParts: opts.memoryParts });
+    this.project = new ProjectContext({ settings: opts.settings });
     this.runtime.decorators.push((session, call, result) => this.project.decorate(session, call, result));
     this.prompt = new SessionPromptBuilder({
       settings: opts.settings,

@@ -3,6 +3,7 @@ import type { Session } from '../agent/session';
 import type { PromptPart } from '../agent/system-prompt';
 import { modelCapabilities } from '../model/capabilities';
 import type { Settings } from '../settings/schema';
+import { MEMORY_INSTRUCTIONS, memoryDigest } from '../tools/memory/memory-store';
 import { listSkills, skillsIndex } from '../tools/skills';
 import type { ToolResult } from '../tools/types';
 import { contextCaps } from './caps';
@@ -11,13 +12,11 @@ import { NestedContextAttacher } from './nested-attach';
 
 export interface ProjectContextOptions {
   settings(): Settings;
-  /** Extra parts for the parent's (and full children's) prompt: the memory digest. */
-  memoryParts?(session: Session): PromptPart[];
 }
 
 /**
  * What a session knows up front about the project: the skills index, the capped
- * `# Project Context` block, the memory digest. Lean subagents get only the root instruction
+ * `# Project Context` block, the memory digest and when to save memories. Lean subagents get only the root instruction
  * files; their nested files are attached to tool results when a tool touches that folder.
  */
 export class ProjectContext {
@@ -43,7 +42,8 @@ export class ProjectContext {
     if (!lean) {
       const index = skillsIndex(listSkills(session.workspaceRoot));
       if (index) parts.push({ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` });
-      parts.push(...(this.opts.memoryParts?.(session) ?? []));
+      const digest = memoryDigest(session.workspaceRoot);
+      parts.push({ name: 'memory', text: digest ? `${MEMORY_INSTRUCTIONS}\n\n${digest}` : MEMORY_INSTRUCTIONS });
     }
     if (s['agent.ignoreContextFiles']) return parts;
     const files = discoverContextFiles(session.workspaceRoot);

@@ -13,15 +13,18 @@ import { gitCommitTool } from './git/git-commit';
 import { gitDiffTool } from './git/git-diff';
 import { gitLogTool } from './git/git-log';
 import { gitStatusTool } from './git/git-status';
+import { viewImageTool } from './view-image';
+import { memoryTool } from './memory/memory-tool';
 import type { AnyTool } from './types';
 
 /**
  * The one list every built-in tool is registered through (in the order eager tools are sent).
- * view_image, delegate_task and tool_search are added by their own modules.
+ * delegate_task and tool_search are added by their own modules.
  */
 export function createBuiltinTools(): AnyTool[] {
   return [
     readFileTool,
+    viewImageTool,
     writeFileTool,
     editFileTool,
     shellTool,
@@ -36,5 +39,6 @@ export function createBuiltinTools(): AnyTool[] {
     gitDiffTool,
     gitLogTool,
     gitCommitTool,
+    memoryTool,
   ] as AnyTool[];
 }
