@@ -47,6 +47,8 @@ export class VsCodeSession {
     private readonly launched: LaunchedBrowser,
     readonly page: Page,
     readonly workbench: Workbench,
+    /** Errors and warnings from the browser console (workbench and webviews). */
+    readonly consoleLog: string[],
   ) {}
 
   static async start(options: SessionOptions = {}): Promise<VsCodeSession> {
@@ -74,15 +76,20 @@ export class VsCodeSession {
     };
     const server = await cs.startCodeServer({ workspace, userDataDir, extensionsDir, env });
     trackProcess(server.pid, cs.killTree);
+    const consoleLog: string[] = [];
     let launched: LaunchedBrowser | undefined;
     try {
       launched = await launchChromium();
       const context = await launched.browser.newContext({ viewport: { width: 1400, height: 900 } });
       const page = await context.newPage();
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' || msg.type() === 'warning') consoleLog.push(`[${msg.type()}] ${msg.text()}`);
+      });
+      page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.stack ?? err.message}`));
       await page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`);
       const workbench = new Workbench(page);
       await workbench.waitUntilReady(FIRST_LOAD_TIMEOUT_MS);
-      return new VsCodeSession(dir, workspace, server, launched, page, workbench);
+      return new VsCodeSession(dir, workspace, server, launched, page, workbench, consoleLog);
     } catch (err) {
       await launched?.close();
       await server.stop();
@@ -91,11 +98,12 @@ export class VsCodeSession {
     }
   }
 
-  /** Saves a screenshot and code-server's log under test-results/e2e/; returns the screenshot path. */
+  /** Saves a screenshot, code-server's log and the browser console under test-results/e2e/; returns the screenshot path. */
   async saveFailure(testTitle: string): Promise<string> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
     const base = path.join(RESULTS_DIR, testTitle.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 100));
     fs.writeFileSync(`${base}.code-server.log`, this.server.output());
+    fs.writeFileSync(`${base}.console.log`, this.consoleLog.join('\n'));
     await this.page.screenshot({ path: `${base}.png`, fullPage: true }).catch(() => undefined);
     return `${base}.png`;
   }

@@ -19,11 +19,22 @@ export class Workbench {
   }
 
   /** Opens the Snowpea view container from the activity bar (does not toggle it closed if already open). */
-  async openSnowpea(timeoutMs = 60_000): Promise<void> {
-    const item = this.activityItem('Snowpea');
-    await item.waitFor({ state: 'visible', timeout: timeoutMs });
-    if (!(await this.isActivityItemActive('Snowpea'))) await item.click();
-    await this.sidebarTitle('Snowpea').waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+  async openSnowpea(): Promise<void> {
+    await this.waitForSnowpea();
+    await this.showContainer('Snowpea');
+  }
+
+  /** Waits until the extension's contributions are in (its activity-bar entry appears some seconds after the shell). */
+  async waitForSnowpea(timeoutMs = 60_000): Promise<void> {
+    await this.activityItem('Snowpea').waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** Shows a view container (e.g. "Explorer") in the side bar through its activity-bar entry. */
+  async showContainer(label: string): Promise<void> {
+    const item = this.activityItem(label);
+    await item.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    if (!(await this.isActivityItemActive(label))) await item.click();
+    await this.sidebarTitle(label).waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
   }
 
   /** Whether the activity-bar entry is the one shown in the side bar. */
@@ -55,9 +66,12 @@ export class Workbench {
     return pane;
   }
 
-  /** The tree rows of a view (its `.monaco-list-row` elements), filtered by text. */
-  treeRow(viewName: string, text: string | RegExp): Locator {
-    return this.viewPane(viewName).locator('.pane-body .monaco-list-row', { hasText: text });
+  /** The rows of a view's tree whose label (not description) matches `label` (a string matches exactly). */
+  treeRow(viewName: string, label: string | RegExp): Locator {
+    const name = typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label;
+    return this.viewPane(viewName).locator('.pane-body .monaco-list-row', {
+      has: this.page.locator('.label-name', { hasText: name }),
+    });
   }
 
   /**
