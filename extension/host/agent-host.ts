@@ -12,7 +12,7 @@ import { openStateDb, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
 import type { HostMessage } from '../protocol';
-import { createEditorFileReader } from './editor-file-reader';
+import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { loadHostSettings } from './settings-source';
 import { toTranscript } from './transcript';
@@ -143,6 +143,7 @@ export class AgentHost implements vscode.Disposable {
       registry: this.registry,
       store,
       fileReader: createEditorFileReader(),
+      fileWriter: createEditorFileWriter(),
       approver: this.prompts,
       askUser: this.prompts.askUser,
       logger: this.log,
