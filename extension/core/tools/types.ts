@@ -120,6 +120,17 @@ export interface ToolContext {
   loadTools?(names: string[]): string[];
   /** VS Code Workspace Trust: false runs read tools only. Undefined counts as trusted. */
   workspaceTrusted?: boolean;
+  /** The attachment store (view_image, screenshots, MCP images); absent where images are not kept. */
+  attachments?: ToolAttachments;
+}
+
+/** The attachment store as tools reach it. The add functions throw an ImageError (code + message naming the file). */
+export interface ToolAttachments {
+  /** Whether the session's model takes images (model.supportsImages or the built-in table). */
+  supportsImages: boolean;
+  addFile(absPath: string, opts?: { name?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;
+  addBytes(bytes: Uint8Array, opts: { name: string; mime?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;
+  addBase64(data: string, opts: { name: string; mime?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;
 }
 
 /** A path a tool call touches, as the model gave it; `write` decides whether protected-path rules apply. */

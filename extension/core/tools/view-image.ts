@@ -1,0 +1,60 @@
+/**
+ * view_image: puts an image file through the attachment store; the loop then adds the picture
+ * in a user message after this round's tool results. The tool line itself is one short
+ * sentence and never carries the image data.
+ */
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import { ImageError, type ImageErrorCode } from '../images/limits';
+import { notFoundResult } from './core/missing';
+import { resolveToolPath } from './paths';
+import { defineTool, errorResult, okResult, type ToolErrorCode } from './types';
+
+const input = z.strictObject({
+  path: z.string().min(1).describe('Image file path (PNG, JPEG, GIF or WebP), relative to the workspace root (or absolute).'),
+});
+
+const CODE_OF: Record<ImageErrorCode, ToolErrorCode> = {
+  too_large: 'too_large',
+  not_image: 'invalid_arguments',
+  corrupt: 'failed',
+  unsupported: 'failed',
+  not_found: 'not_found',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export const viewImageTool = defineTool({
+  name: 'view_image',
+  group: 'core',
+  permission: 'read',
+  deferred: false,
+  summary: 'Look at an image file (PNG, JPEG, GIF, WebP) from the workspace.',
+  description:
+    'Look at an image file: screenshots, diagrams, UI mockups, rendered output. The picture is attached to the conversation right after this call ' +
+    '(large images are downscaled). Only for models that accept images; use read_file for text.',
+  input,
+  describeCall: (a) => `view ${a.path}`,
+  approval: (a) => ({ paths: [{ path: a.path, write: false }] }),
+  async run(args, ctx) {
+    const store = ctx.attachments;
+    if (!store) return errorResult('unavailable', 'images cannot be attached in this session (no attachment store)');
+    if (!store.supportsImages) {
+      return errorResult(
+        'vision_unsupported',
+        `the model ${ctx.settings['model.name']} does not accept images, so view_image cannot show ${args.path}. ` +
+          'If the model does take images, set snowpea.model.supportsImages to true.',
+      );
+    }
+    const r = resolveToolPath(ctx.workspaceRoot, args.path);
+    if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
+    if (fs.statSync(r.real).isDirectory()) return errorResult('invalid_arguments', `${r.display} is a folder, not an image; use list_dir or glob to find the file.`);
+    try {
+      const ref = await store.addFile(r.real, { name: r.display, source: 'view_image', signal: ctx.signal });
+      return okResult(`image attached: ${ref.name}`, { images: [ref], realPath: r.real });
+    } catch (e) {
+      if (e instanceof ImageError) return errorResult(CODE_OF[e.code], e.message);
+      throw e;
+    }
+  },
+});
