@@ -1,18 +1,22 @@
 /**
  * How long state.db's round-end commit blocks the event loop with ~40 MB of stored history, next to
- * the naive alternative (export() the whole database and write it) measured in the same run.
+ * the naive alternative measured in the same run: the same history held whole in one sql.js
+ * database, export()ed and written with writeFileSync at each round end.
  * Run alone: npx tsx bench/store-flush.ts
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Database } from 'sql.js';
 import type { Message } from '../extension/core/agent/messages';
 import { loadSqlJs, openStateDb, type StateDb } from '../extension/core/store';
 
 export interface StoreFlushResult {
-  /** Size of state.db holding the history. */
+  /** Stored history: state.db plus the content files beside it. */
   historyMB: number;
+  /** Of that, state.db itself (what a fold exports and writes). */
+  dbMB: number;
   /** Time commitRound() holds the event loop, per round (the disk write then runs off the loop). */
   commitRoundBlockMs: { median: number; p95: number };
   /** Time until commitRound()'s promise resolved, i.e. the round is on disk (not blocking). */
@@ -21,8 +25,10 @@ export interface StoreFlushResult {
   foldMs: number;
   /** The part of a fold that blocks the event loop (export()). */
   foldBlockMs: number;
-  /** The naive flush: export() plus writeFileSync of the whole database, all blocking. */
+  /** The naive flush: export() plus writeFileSync of the whole history held in sql.js, all blocking. */
   baselineExportWriteMs: number;
+  /** Size of that naive database. */
+  baselineDbMB: number;
   /** appendMessage() for one round's messages (blocking, paid when the messages arrive). */
   appendRoundMs: { median: number; p95: number };
   roundKB: number;
@@ -43,7 +49,7 @@ function roundMessages(n: number, outputBytes: number[]): Message[] {
   const calls = outputBytes.map((_, i) => ({ id: `call_${n}_${i}`, name: i % 2 ? 'grep' : 'read_file', arguments: JSON.stringify({ path: `src/file${n}_${i}.ts` }) }));
   return [
     { role: 'assistant', content: `Looking at part ${n}.`, toolCalls: calls },
-    ...outputBytes.map((b, i): Message => ({ role: 'tool', toolCallId: calls[i].id, toolName: calls[i].name, ok: true, content: LINE.repeat(Math.max(1, Math.round(b / LINE.length))) })),
+    ...outputBytes.map((b, i): Message => ({ role: 'tool', toolCallId: calls[i].id, toolName: calls[i].name, ok: true, content: `// output ${n}.${i}\n` + LINE.repeat(Math.max(1, Math.round(b / LINE.length))) })),
   ];
 }
 
@@ -60,8 +66,9 @@ function stats(xs: number[]): { median: number; p95: number } {
   return { median: r(at(0.5)), p95: r(at(0.95)) };
 }
 
-/** Fills the store with about 40 MB of tool rounds through the public API. */
-async function buildHistory(db: StateDb): Promise<void> {
+/** Fills the store with about 40 MB of tool rounds through the public API, and the naive database alike. */
+async function buildHistory(db: StateDb, naive: Database): Promise<void> {
+  naive.run('CREATE TABLE messages (session_id TEXT, seq INTEGER, body TEXT, PRIMARY KEY (session_id, seq))');
   const rand = prng(42);
   let stored = 0;
   let round = 0;
@@ -72,7 +79,8 @@ async function buildHistory(db: StateDb): Promise<void> {
     const sizes = [0, 0].map(() => (rand() < 0.1 ? 150_000 + rand() * 350_000 : 1_000 + rand() * 30_000));
     const msgs = roundMessages(++round, sizes);
     writeRound(db, session.id, round, msgs);
-    stored += msgs.reduce((n, m) => n + JSON.stringify(m).length, 0);
+    for (const [i, m] of msgs.entries()) naive.run('INSERT INTO messages VALUES (?, ?, ?)', [session.id, round * 10 + i, JSON.stringify(m)]);
+    stored += msgs.reduce((n, m) => n + Buffer.byteLength(typeof m.content === 'string' ? m.content : ''), 0);
     await db.commitRound();
   }
 }
@@ -83,13 +91,17 @@ export async function benchStoreFlush(): Promise<StoreFlushResult> {
     const file = path.join(dir, 'state.db');
     // Automatic folds off: the bench decides when a fold runs.
     const db = await openStateDb({ file, idleMs: 0, foldJournalBytes: Infinity });
-    await buildHistory(db);
+    const SQL = await loadSqlJs();
+    const naive = new SQL.Database();
+    await buildHistory(db, naive);
     const f0 = performance.now();
     const folding = db.flush();
     const foldBlockMs = performance.now() - f0;
     await folding;
     const foldMs = performance.now() - f0;
-    const historyBytes = fs.statSync(file).size;
+    const dbBytes = fs.statSync(file).size;
+    const contentDir = `${file}.content`;
+    const historyBytes = dbBytes + fs.readdirSync(contentDir).reduce((n, f) => n + fs.statSync(path.join(contentDir, f)).size, 0);
 
     const session = db.createSession({ title: 'measured', workspaceRoot: '/bench', mode: 'code', role: 'default' });
     const block: number[] = [];
@@ -97,7 +109,7 @@ export async function benchStoreFlush(): Promise<StoreFlushResult> {
     const append: number[] = [];
     let roundBytes = 0;
     for (let r = 1; r <= MEASURED_ROUNDS; r++) {
-      const msgs = roundMessages(10_000 + r, [12_000, 24_000]);
+      const msgs = roundMessages(10_000 + r, [2_000, 12_000, 24_000]);
       roundBytes = msgs.reduce((n, m) => n + JSON.stringify(m).length, 0);
       const a0 = performance.now();
       writeRound(db, session.id, r, msgs);
@@ -110,22 +122,23 @@ export async function benchStoreFlush(): Promise<StoreFlushResult> {
     }
     await db.close();
 
-    // The naive flush on the same database, in the same run.
-    const SQL = await loadSqlJs();
-    const naive = new SQL.Database(fs.readFileSync(file));
+    // The naive flush of the same history, in the same run.
     const b0 = performance.now();
     fs.writeFileSync(path.join(dir, 'naive.db'), naive.export());
     const baselineExportWriteMs = performance.now() - b0;
+    const baselineDbBytes = fs.statSync(path.join(dir, 'naive.db')).size;
     naive.close();
 
     const r2 = (x: number) => Math.round(x * 100) / 100;
     return {
       historyMB: r2(historyBytes / 1024 / 1024),
+      dbMB: r2(dbBytes / 1024 / 1024),
       commitRoundBlockMs: stats(block),
       commitRoundDurableMs: stats(durable),
       foldMs: r2(foldMs),
       foldBlockMs: r2(foldBlockMs),
       baselineExportWriteMs: r2(baselineExportWriteMs),
+      baselineDbMB: r2(baselineDbBytes / 1024 / 1024),
       appendRoundMs: stats(append),
       roundKB: r2(roundBytes / 1024),
     };

@@ -6,6 +6,7 @@
 import type { Database } from 'sql.js';
 import type { ContentPart, Message } from '../agent/messages';
 import * as q from './queries';
+import type { ContentReader } from './queries';
 import type { EventRecord, SessionRecord, StoredMessage, ToolCallRecord, UsageRecord } from './types';
 
 export interface SessionTranscript {
@@ -17,21 +18,21 @@ export interface SessionTranscript {
   children: SessionTranscript[];
 }
 
-export function sessionTranscript(db: Database, id: string): SessionTranscript {
+export function sessionTranscript(db: Database, id: string, readContent: ContentReader): SessionTranscript {
   const session = q.getSession(db, id);
   if (!session) throw new Error(`state.db: no session ${id}`);
   return {
     session,
-    messages: q.getStoredMessages(db, id),
+    messages: q.getStoredMessages(db, id, readContent),
     toolCalls: q.getToolCalls(db, id),
     usage: q.getUsage(db, id),
     events: q.getEvents(db, id),
-    children: q.childSessions(db, id).map((c) => sessionTranscript(db, c.id)),
+    children: q.childSessions(db, id).map((c) => sessionTranscript(db, c.id, readContent)),
   };
 }
 
-export function exportJson(db: Database, id: string, exportedAt: number): string {
-  return JSON.stringify({ format: 'snowpea.session', version: 1, exported: exportedAt, ...sessionTranscript(db, id) }, null, 2);
+export function exportJson(db: Database, id: string, readContent: ContentReader, exportedAt: number): string {
+  return JSON.stringify({ format: 'snowpea.session', version: 1, exported: exportedAt, ...sessionTranscript(db, id, readContent) }, null, 2);
 }
 
 /** A fence longer than any backtick run inside `text`, so the content shows exactly. */
@@ -74,8 +75,8 @@ function tokensLine(usage: UsageRecord[]): string | null {
   return `- Tokens: ${sum('prompt')} prompt (${sum('cached')} cached), ${sum('completion')} completion over ${usage.length} round(s)`;
 }
 
-export function exportMarkdown(db: Database, id: string): string {
-  const t = sessionTranscript(db, id);
+export function exportMarkdown(db: Database, id: string, readContent: ContentReader): string {
+  const t = sessionTranscript(db, id, readContent);
   const s = t.session;
   const iso = (ms: number) => new Date(ms).toISOString();
   const head = [

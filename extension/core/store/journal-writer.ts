@@ -19,6 +19,8 @@ interface Waiter {
 interface Chunk {
   bufs: Buffer[];
   length: number;
+  /** Must finish before these bytes are written (content files the lines refer to). */
+  before: (() => Promise<void>) | null;
   waiters: Waiter[];
 }
 
@@ -56,11 +58,14 @@ export class JournalWriter {
     return this.inflight !== null;
   }
 
-  /** Queues `bufs` (none: just wait) and resolves when they and all before them are durable. */
-  append(bufs: Buffer[] = []): Promise<void> {
+  /**
+   * Queues `bufs` (none: just wait) and resolves when they and all before them are durable.
+   * `before` runs (and must succeed) before the bytes are written.
+   */
+  append(bufs: Buffer[] = [], before: (() => Promise<void>) | null = null): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const length = bufs.reduce((n, b) => n + b.length, 0);
-      if (length) this.queue.push({ bufs, length, waiters: [] });
+      if (length || before) this.queue.push({ bufs, length, before, waiters: [] });
       const last = this.queue.at(-1) ?? this.inflight?.at(-1);
       if (!last) return resolve();
       last.waiters.push({ resolve, reject });
@@ -80,7 +85,10 @@ export class JournalWriter {
     const data = batch.flatMap((c) => c.bufs);
     const length = bytes(batch);
     const pos = this.durable;
-    void this.writeAt(data, pos).then(
+    const befores = batch.flatMap((c) => (c.before ? [c.before] : []));
+    void Promise.all(befores.map((b) => b()))
+      .then(() => this.writeAt(data, pos))
+      .then(
       () => {
         this.durable = pos + length;
         this.settle();
@@ -95,7 +103,7 @@ export class JournalWriter {
         }
         // Keep every unwritten byte, in order, for the next append; tell everyone waiting.
         const failed = [...batch, ...this.queue];
-        this.queue = failed.map((c) => ({ bufs: c.bufs, length: c.length, waiters: [] }));
+        this.queue = failed.map((c) => ({ bufs: c.bufs, length: c.length, before: c.before, waiters: [] }));
         this.settle();
         for (const c of failed) for (const w of c.waiters) w.reject(e);
       },

@@ -2,11 +2,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../log';
+import { ContentFiles } from './content-files';
 import { removeStaleTemps, writeFileAtomicSync } from './files';
 import { JournalWriter } from './journal-writer';
 import { acquireLock } from './lock';
 import { Persistence } from './persistence';
 import { recover } from './recover';
+import { contentRefs } from './queries';
 import { setMeta } from './schema';
 import { StateDb } from './state-db';
 import type { StateDbOptions } from './types';
@@ -32,7 +34,8 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
     removeStaleTemps(file);
     const notices: string[] = [];
     const journalFile = journalPath(file);
-    const r = recover({ SQL, file, journalFile, log, notices, now });
+    const content = new ContentFiles(file);
+    const r = recover({ SQL, file, journalFile, contentDir: content.dir, log, notices, now });
     let journal: JournalWriter;
     try {
       if (r.mustSnapshot) {
@@ -48,6 +51,11 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
       throw e;
     }
     for (const n of notices) log.warn(`state.db: ${n}`);
+    // Content of deleted sessions and of rounds never committed; kept after any recovery, to be safe.
+    if (!notices.length) {
+      const removed = content.removeUnreferenced(contentRefs(r.db));
+      if (removed) log.info(`state.db: removed ${removed} unreferenced content file(s)`);
+    }
     const persistence = new Persistence({
       db: r.db,
       file,
@@ -57,9 +65,10 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
       foldJournalBytes: opts.foldJournalBytes ?? DEFAULT_FOLD_JOURNAL_BYTES,
       dirty: r.dirty && !r.mustSnapshot,
       snapshotBytes: fs.statSync(file).size,
+      content,
       seq: r.seq,
     });
-    return new StateDb({ file, db: r.db, persistence, seq: r.seq, notices, now, release, log });
+    return new StateDb({ file, db: r.db, persistence, seq: r.seq, notices, now, release, log, content });
   } catch (e) {
     release();
     throw e;

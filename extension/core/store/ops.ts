@@ -6,13 +6,15 @@
  */
 import type { Database } from 'sql.js';
 import type { Message } from '../agent/messages';
+import type { ContentRef } from './content-files';
 import type { SessionPatch, SessionRecord, ToolCallRecord } from './types';
 
 export interface OpArgs {
   'session.create': SessionRecord;
   'session.update': { id: string; patch: SessionPatch; updated: number };
   'session.delete': { id: string };
-  'message.append': { sessionId: string; seq: number; turn: number; round: number; message: Message; at: number };
+  /** With `ref`, the message's content is in a content file and `message.content` is null. */
+  'message.append': { sessionId: string; seq: number; turn: number; round: number; message: Message; at: number; ref?: ContentRef | null };
   'toolcall.record': ToolCallRecord & { sessionId: string };
   'usage.record': { sessionId: string; round: number; prompt: number; completion: number; cached: number; at: number };
   'event.record': { sessionId: string; type: string; at: number; event: unknown };
@@ -40,21 +42,18 @@ type MessageMeta = Omit<OpArgs['message.append'], 'message'>;
 
 /** Inserts a message whose JSON is already encoded as UTF-8 (shared with its journal line). */
 export function insertMessage(db: Database, a: MessageMeta, role: string, body: Uint8Array): void {
-  db.run('INSERT INTO messages (session_id, seq, turn, round, role, body) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT))', [
-    a.sessionId,
-    a.seq,
-    a.turn,
-    a.round,
-    role,
-    body,
-  ]);
+  db.run(
+    `INSERT INTO messages (session_id, seq, turn, round, role, body, content_ref, content_bytes)
+     VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)`,
+    [a.sessionId, a.seq, a.turn, a.round, role, body, a.ref?.sha256 ?? null, a.ref?.bytes ?? null],
+  );
   db.run('UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
 }
 
 /** The journal line of a message.append as buffers, around the already encoded body (no second encoding). */
 export function messageLine(q: number, a: MessageMeta, body: Buffer): Buffer[] {
-  const { sessionId, seq, turn, round, at } = a;
-  const head = JSON.stringify({ q, o: 'message.append', a: { sessionId, seq, turn, round, at } }).slice(0, -2);
+  const { sessionId, seq, turn, round, at, ref } = a;
+  const head = JSON.stringify({ q, o: 'message.append', a: { sessionId, seq, turn, round, at, ref } }).slice(0, -2);
   return [Buffer.from(`${head},"message":`, 'utf8'), body, Buffer.from('}}\n', 'utf8')];
 }
 

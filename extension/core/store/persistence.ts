@@ -1,19 +1,23 @@
 /**
  * How state.db reaches the disk without blocking the extension host.
  *
- * Every write is applied to the in-memory sql.js database at once and queued as one journal line.
- * commit() (the loop's commitRound) hands the queued lines to the journal writer, which appends and
- * fdatasyncs them on libuv's thread pool; the promise resolves once they are durable. Lines are
- * encoded to bytes when queued (a message's bytes are shared with its row), so the event loop pays
- * next to nothing at the round end, whatever the size of the round or of the history.
+ * Large message contents are files beside the database (content-files.ts), so the sql.js database
+ * holds metadata and small messages only: its memory and its export() stay small as history grows.
+ *
+ * Every write is applied to the in-memory sql.js database at once and queued as one journal line,
+ * already encoded to bytes (a message's bytes are shared with its row). commit() (the loop's
+ * commitRound) hands the queued lines to the journal writer, which fdatasyncs the content files
+ * they refer to, then appends and fdatasyncs the lines, all on libuv's thread pool; the promise
+ * resolves once everything is durable. The event loop pays next to nothing at the round end,
+ * whatever the size of the round or of the history.
  *
  * A fold saves the whole database: export() (synchronous, in memory), then a temporary file written
  * off the event loop and renamed over state.db, then the journal lines it covers are dropped. The
  * snapshot records the last sequence number it holds, so replaying the journal at open skips lines
- * it already has. export() blocks for a time that grows with the database (hundreds of ms at 40 MB),
- * so folds are rare: only once the journal reaches max(`foldJournalBytes`, a quarter of state.db),
- * which keeps the cost per stored byte flat and the replay at open short; and always on close.
- * After `idleMs` without writes, trailing writes (events, session changes) are committed.
+ * it already has. export()'s cost grows with the database, so folds are rare: once the journal
+ * reaches max(`foldJournalBytes`, a quarter of state.db), which keeps the cost per stored byte flat
+ * and the replay at open short; and always on close. After `idleMs` without writes, trailing writes
+ * (events, session changes) are committed.
  *
  * A fold the store starts by itself waits while a round's messages are uncommitted (it commits any
  * other queued writes first), so a snapshot never holds half a round: after a kill, the store holds
@@ -21,6 +25,7 @@
  */
 import type { Database } from 'sql.js';
 import type { Logger } from '../log';
+import type { ContentFiles } from './content-files';
 import { writeFileAtomic } from './files';
 import type { JournalWriter } from './journal-writer';
 import { setMeta } from './schema';
@@ -38,6 +43,7 @@ export interface PersistenceInit {
   dirty: boolean;
   /** Size of state.db on disk. */
   snapshotBytes: number;
+  content: ContentFiles;
   /** Sequence number of the last write already in the database. */
   seq: number;
 }
@@ -49,6 +55,7 @@ export class Persistence {
   private readonly log: Logger;
   private readonly idleMs: number;
   private readonly foldJournalBytes: number;
+  private readonly content: ContentFiles;
   private queued: Buffer[] = [];
   private queuedMessages = 0;
   private dirty: boolean;
@@ -71,6 +78,7 @@ export class Persistence {
     this.dirty = init.dirty;
     this.lastSeq = init.seq;
     this.snapshotBytes = init.snapshotBytes;
+    this.content = init.content;
     if (this.foldDue()) this.touch();
   }
 
@@ -99,7 +107,8 @@ export class Persistence {
     const bufs = this.queued;
     this.queued = [];
     this.queuedMessages = 0;
-    const done = this.journal.append(bufs);
+    // Content files the lines refer to are made durable first, in the same background job.
+    const done = this.journal.append(bufs, this.content.takeUnsynced());
     if (this.foldDue()) setImmediate(() => this.autoFold());
     return done;
   }
@@ -164,15 +173,18 @@ export class Persistence {
     const covered = this.journal.size;
     setMeta(this.db, 'journal_seq', this.lastSeq);
     const bytes = this.db.export();
+    const content = this.content.takeForFold();
     this.snapshotBytes = bytes.length;
     this.dirty = false;
     this.folding = (async () => {
       try {
+        await content.sync();
         await writeFileAtomic(this.file, bytes);
-        while (this.journalBusy()) await this.journal.idle();
+        while (this.journal.busy) await this.journal.idle();
         this.journal.dropBefore(covered);
         this.folding = null;
       } catch (e) {
+        content.putBack();
         this.folding = null;
         this.dirty = true;
         this.retryAfter = Date.now() + FOLD_RETRY_MS; // then retried when due, and on close
@@ -180,9 +192,5 @@ export class Persistence {
       }
     })();
     return this.folding;
-  }
-
-  private journalBusy(): boolean {
-    return this.journal.busy;
   }
 }

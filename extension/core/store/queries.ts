@@ -1,5 +1,6 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
+import type { ContentRef } from './content-files';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
 
 type Row = Record<string, SqlValue>;
@@ -69,13 +70,23 @@ export function nextMessageSeq(db: Database, sessionId: string): number {
   return num(rows(db, 'SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM messages WHERE session_id = ?', [sessionId])[0].next);
 }
 
-export function getStoredMessages(db: Database, sessionId: string): StoredMessage[] {
-  return rows(db, 'SELECT seq, turn, round, CAST(body AS BLOB) AS body FROM messages WHERE session_id = ? ORDER BY seq', [sessionId]).map((r) => ({
-    seq: num(r.seq),
-    turn: num(r.turn),
-    round: num(r.round),
-    message: JSON.parse(text(r.body)),
-  }));
+/** Gives the content a row keeps in a content file. */
+export type ContentReader = (ref: ContentRef) => string;
+
+export function getStoredMessages(db: Database, sessionId: string, readContent: ContentReader): StoredMessage[] {
+  const sql = `SELECT seq, turn, round, CAST(body AS BLOB) AS body, content_ref, content_bytes
+               FROM messages WHERE session_id = ? ORDER BY seq`;
+  return rows(db, sql, [sessionId]).map((r) => {
+    const message = JSON.parse(text(r.body));
+    // The stored JSON has `content: null` in its place, so the key order stays the original one.
+    if (r.content_ref !== null) message.content = readContent({ sha256: String(r.content_ref), bytes: num(r.content_bytes) });
+    return { seq: num(r.seq), turn: num(r.turn), round: num(r.round), message };
+  });
+}
+
+/** Every content file a row refers to. */
+export function contentRefs(db: Database): Set<string> {
+  return new Set(rows(db, 'SELECT DISTINCT content_ref FROM messages WHERE content_ref IS NOT NULL').map((r) => String(r.content_ref)));
 }
 
 export function getToolCalls(db: Database, sessionId: string): ToolCallRecord[] {

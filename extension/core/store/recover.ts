@@ -27,6 +27,8 @@ interface Ctx {
   SQL: SqlJsStatic;
   file: string;
   journalFile: string;
+  /** The folder of content files, moved aside with a damaged database (its rows point into it). */
+  contentDir: string;
   log: Logger;
   notices: string[];
   now: () => number;
@@ -76,7 +78,8 @@ function loadSnapshot(ctx: Ctx): { db: Database; fresh: boolean; migrated: boole
     ctx.log.error(`state.db: ${ctx.file} ${failure}`);
     const movedDb = describeMove(ctx, ctx.file, failure);
     const movedJournal = describeMove(ctx, ctx.journalFile, 'its database was damaged');
-    const kept = [movedDb, movedJournal].filter(Boolean).join(' and ');
+    const movedContent = describeMove(ctx, ctx.contentDir, 'its database was damaged');
+    const kept = [movedDb, movedJournal, movedContent].filter(Boolean).join(' and ');
     ctx.notices.push(`Snowpea could not read its session database (${failure}). It was moved to ${kept} and a new one was started.`);
   }
   const db = new ctx.SQL.Database();

@@ -37,6 +37,13 @@ export const migrations: Migration[] = [
       CREATE INDEX messages_rounds ON messages(session_id, role, turn, round);
       CREATE INDEX sessions_parent ON sessions(parent_id, updated);
     `),
+  // v3: large contents live in files beside the database (content-files.ts); the row keeps a reference.
+  (db) =>
+    db.exec(`
+      ALTER TABLE messages ADD COLUMN content_ref TEXT;
+      ALTER TABLE messages ADD COLUMN content_bytes INTEGER;
+      CREATE INDEX messages_content_ref ON messages(content_ref) WHERE content_ref IS NOT NULL;
+    `),
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -9,6 +9,7 @@ import type { Database } from 'sql.js';
 import type { AgentEvent } from '../agent/events';
 import type { Message } from '../agent/messages';
 import type { Usage } from '../model/types';
+import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
 import { exportJson, exportMarkdown } from './export';
 import { journalLine } from './journal';
 import { applyOp, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
@@ -29,6 +30,7 @@ export interface StateDbParts {
   now: () => number;
   release: () => void;
   log: Logger;
+  content: ContentFiles;
 }
 
 export class StateDb {
@@ -40,6 +42,7 @@ export class StateDb {
   private readonly now: () => number;
   private readonly release: () => void;
   private readonly log: Logger;
+  private readonly content: ContentFiles;
   private seq: number;
   private closing: Promise<void> | null = null;
 
@@ -52,7 +55,16 @@ export class StateDb {
     this.now = parts.now;
     this.release = parts.release;
     this.log = parts.log;
+    this.content = parts.content;
   }
+
+  /** Reads a content file; a missing or damaged one becomes a marker (the rest of the session stays usable). */
+  private readonly readContent = (ref: ContentRef): string => {
+    const text = this.content.read(ref);
+    if (text !== null) return text;
+    this.log.error(`state.db: content file ${this.content.where(ref)} is missing or damaged`);
+    return `[state.db: this content (${ref.bytes} bytes) is missing: ${this.content.where(ref)}]`;
+  };
 
   /** The notices as one text for the host or CLI to show, or null when all was well. */
   get notice(): string | null {
@@ -149,9 +161,18 @@ export class StateDb {
     if (!message || typeof message !== 'object' || !['user', 'assistant', 'tool'].includes(message.role)) {
       throw new Error('state.db: appendMessage needs a user, assistant or tool message');
     }
-    const meta = { sessionId, seq: q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now() };
+    let ref: ContentRef | null = null;
+    let stored: Message = message;
+    if (typeof message.content === 'string' && message.content.length * 3 >= EXTERNAL_CONTENT_BYTES && encodesExactly(message.content)) {
+      const bytes = Buffer.from(message.content, 'utf8');
+      if (bytes.length >= EXTERNAL_CONTENT_BYTES) {
+        ref = this.content.put(bytes);
+        stored = { ...message, content: null } as unknown as Message;
+      }
+    }
+    const meta = { sessionId, seq: q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now(), ref };
     // Encoded once: the same UTF-8 bytes go into the row and into the journal line.
-    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    const body = Buffer.from(JSON.stringify(stored), 'utf8');
     insertMessage(this.db, meta, message.role, body);
     this.seq++;
     this.persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
@@ -159,12 +180,12 @@ export class StateDb {
   }
 
   getMessages(sessionId: string): Message[] {
-    return q.getStoredMessages(this.db, sessionId).map((m) => m.message);
+    return q.getStoredMessages(this.db, sessionId, this.readContent).map((m) => m.message);
   }
 
   /** Messages with their position, turn and round. */
   getStoredMessages(sessionId: string): StoredMessage[] {
-    return q.getStoredMessages(this.db, sessionId);
+    return q.getStoredMessages(this.db, sessionId, this.readContent);
   }
 
   /** Records a tool call; recording the same callId again (e.g. at its end) replaces the record. */
@@ -230,6 +251,6 @@ export class StateDb {
   /** json: the whole stored transcript (every byte, children included); md: a readable transcript. */
   exportSession(id: string, format: 'json' | 'md'): string {
     if (!q.sessionExists(this.db, id)) throw new Error(`state.db: no session ${id}`);
-    return format === 'json' ? exportJson(this.db, id, this.now()) : exportMarkdown(this.db, id);
+    return format === 'json' ? exportJson(this.db, id, this.readContent, this.now()) : exportMarkdown(this.db, id, this.readContent);
   }
 }

@@ -10,8 +10,8 @@ import { newSession, open, tempDir } from './helpers';
 const root = path.resolve(__dirname, '../../..');
 
 /** Runs the writer until it has committed `k` rounds and is writing round k+1, then SIGKILLs it. */
-async function killWriterAfter(file: string, k: number, foldJournalBytes?: number): Promise<string[]> {
-  const args = ['--import', 'tsx', 'test/fixtures/store-writer.ts', file, String(k), ...(foldJournalBytes ? [String(foldJournalBytes)] : [])];
+async function killWriterAfter(file: string, k: number, fold = false): Promise<string[]> {
+  const args = ['--import', 'tsx', 'test/fixtures/store-writer.ts', file, String(k), ...(fold ? ['fold'] : [])];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -61,7 +61,7 @@ describe('store: durability', () => {
 
   it('the same holds while folds keep rewriting state.db and trimming the journal', async () => {
     const file = path.join(tempDir(), 'state.db');
-    await killWriterAfter(file, 10, 1);
+    await killWriterAfter(file, 10, true);
     const SQL = await loadSqlJs();
     const snapshot = new SQL.Database(fs.readFileSync(file));
     const folded = Number(snapshot.exec(`SELECT COUNT(*) FROM messages`)[0].values[0][0]);
@@ -89,15 +89,14 @@ describe('store: durability', () => {
     assert.ok(journalText().includes('turn.end'), 'the trailing event was committed without commitRound()');
 
     // A journal past a quarter of state.db gets folded into it.
-    const big = 'y'.repeat(200_000);
-    db.appendMessage(s.id, { turn: 2, round: 1, message: { role: 'assistant', content: big } });
+    for (let i = 0; i < 40; i++) db.appendMessage(s.id, { turn: 2, round: 1, message: { role: 'tool', toolCallId: `c${i}`, toolName: 'grep', ok: true, content: 'y'.repeat(2000) } });
     await db.commitRound();
     await until(() => db.journalBytes === 0);
     assert.equal(db.journalBytes, 0);
     const SQL = await loadSqlJs();
     const d = new SQL.Database(fs.readFileSync(file));
     assert.equal(Number(d.exec(`SELECT COUNT(*) FROM events`)[0].values[0][0]), 1);
-    assert.equal(Number(d.exec(`SELECT COUNT(*) FROM messages`)[0].values[0][0]), 2);
+    assert.equal(Number(d.exec(`SELECT COUNT(*) FROM messages`)[0].values[0][0]), 41);
     d.close();
     await db.close();
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../extension/core/agent/events';
 import type { Message } from '../../../extension/core/agent/messages';
@@ -75,16 +76,63 @@ describe('store: messages', () => {
   });
 
   it('replays committed messages from the journal when the process never closed the store', async () => {
-    const msgs = transcript();
+    // A large, well-formed content goes to a content file; one with a lone surrogate (no exact
+    // UTF-8 form) stays in the row and the journal, JSON-escaped.
+    const fileContent = 'MARKER-IN-FILE ✓ 🐢\n'.repeat(100_000);
+    const msgs: Message[] = [...transcript(), { role: 'tool', toolCallId: 'c9', toolName: 'shell', ok: true, content: fileContent }];
     const db = await open(file);
     const s = db.createSession(newSession);
     for (const message of msgs) db.appendMessage(s.id, { turn: 1, round: 1, message });
     await db.commitRound();
-    assert.ok(db.journalBytes > 2 * 1024 * 1024);
+    const journal = fs.readFileSync(`${file}.journal`, 'utf8');
+    assert.ok(!journal.includes('MARKER-IN-FILE'));
+    assert.ok(journal.includes('\\ud800'));
+    const [stored] = fs.readdirSync(`${file}.content`);
+    assert.equal(fs.readFileSync(path.join(`${file}.content`, stored), 'utf8'), fileContent);
     // No close(): the next opener finds only the snapshot from open time plus the journal.
     const again = await open(file, { lock: false });
     assert.deepEqual(again.getMessages(s.id), msgs);
+    assert.equal(JSON.stringify(again.getMessages(s.id)), JSON.stringify(msgs));
     await again.close();
+  });
+
+  it('shows a marker for a content file gone missing, and removes files no message refers to', async () => {
+    let db = await open(file);
+    const s = db.createSession(newSession);
+    const content = 'lost output ✓\n'.repeat(2000);
+    db.appendMessage(s.id, { turn: 1, round: 1, message: { role: 'tool', toolCallId: 'c1', toolName: 'shell', ok: true, content } });
+    await db.close();
+    const dir = `${file}.content`;
+    const [name] = fs.readdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'orphan'), 'from a round never committed');
+    fs.rmSync(path.join(dir, name));
+    db = await open(file);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    const [m] = db.getMessages(s.id) as Array<Extract<Message, { role: 'tool' }>>;
+    assert.equal(m.toolCallId, 'c1');
+    assert.match(m.content, /^\[state\.db: this content \(\d+ bytes\) is missing: .*\]$/);
+    await db.close();
+  });
+
+  it('stores identical large contents once and removes the file after the last session using it is deleted', async () => {
+    const content = 'same big output ✓\n'.repeat(1000);
+    let db = await open(file);
+    const a = db.createSession(newSession);
+    const b = db.createSession(newSession);
+    for (const id of [a.id, b.id]) db.appendMessage(id, { turn: 1, round: 1, message: { role: 'tool', toolCallId: 'c', toolName: 'grep', ok: true, content } });
+    await db.commitRound();
+    const dir = `${file}.content`;
+    assert.equal(fs.readdirSync(dir).length, 1);
+    db.deleteSession(a.id);
+    await db.close();
+    db = await open(file);
+    assert.equal(fs.readdirSync(dir).length, 1, 'still used by the other session');
+    assert.equal((db.getMessages(b.id)[0] as { content: string }).content, content);
+    db.deleteSession(b.id);
+    await db.close();
+    db = await open(file);
+    assert.deepEqual(fs.readdirSync(dir), []);
+    await db.close();
   });
 
   it('records tool calls (start then end), usage and events; skips streaming deltas', async () => {

@@ -37,6 +37,8 @@ describe('store: recovery', () => {
   it('moves aside a database cut short, together with its journal', async () => {
     let db = await open(file);
     for (let i = 0; i < 40; i++) db.createSession({ ...newSession, title: `s${i} ${'x'.repeat(3000)}` });
+    const s = db.createSession(newSession);
+    db.appendMessage(s.id, { turn: 1, round: 1, message: { role: 'tool', toolCallId: 'c', toolName: 'shell', ok: true, content: 'big\n'.repeat(5000) } });
     await db.close();
     const whole = fs.readFileSync(file);
     fs.writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
@@ -44,7 +46,9 @@ describe('store: recovery', () => {
     db = await open(file);
     assert.equal(asideFiles('state.db').length, 1);
     assert.equal(asideFiles('state.db.journal').length, 1);
-    assert.match(db.notice!, /and .*state\.db\.journal\.corrupt-/);
+    const [content] = asideFiles('state.db.content');
+    assert.equal(fs.readdirSync(path.join(dir, content)).length, 1, 'the content files go aside with their database');
+    assert.match(db.notice!, /and .*state\.db\.journal\.corrupt-.* and .*state\.db\.content\.corrupt-/);
     assert.deepEqual(db.listSessions(), []);
     await db.close();
   });
