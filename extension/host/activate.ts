@@ -3,6 +3,7 @@ import { AgentHost } from './agent-host';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view';
 import { registerCommands } from './commands';
 import { createLog } from './log';
+import { createStatusBar } from './status-bar';
 import { ToolsTreeProvider } from './tools-tree';
 
 let host: AgentHost | undefined;
@@ -21,6 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat),
     vscode.window.createTreeView('snowpea.tools', { treeDataProvider: tree, showCollapseAll: true }),
     ...registerCommands({ host, chat, tree, log: channel, secrets: context.secrets }),
+    createStatusBar(host),
   );
   logger.info(`Snowpea activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`);
 }

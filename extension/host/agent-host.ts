@@ -206,6 +206,36 @@ export class AgentHost implements vscode.Disposable {
     this.running?.abort();
   }
 
+  /** Model ids the endpoint lists (GET /models), for Select Model. */
+  async availableModels(): Promise<string[]> {
+    await this.loadApiKey();
+    const { default: OpenAI } = await import('openai');
+    const client = new OpenAI({ baseURL: this.settings['model.baseUrl'], apiKey: this.apiKey || 'none', timeout: 10_000, maxRetries: 0 });
+    const out: string[] = [];
+    for await (const m of client.models.list()) out.push(m.id);
+    return out.sort();
+  }
+
+  /** Stored sessions, newest first (the Resume Session picker). */
+  async listSessions(): Promise<Array<{ id: string; title: string; updated: number; rounds: number }>> {
+    return (await this.getStore()).listSessions();
+  }
+
+  /** Makes a stored session current; the next turn continues with its full transcript. */
+  async resume(id: string): Promise<HostMessage[]> {
+    this.stop();
+    const agent = await this.getAgent();
+    const session = agent.openSession(id);
+    if (!session) throw new Error(`no stored session ${id}`);
+    this.session = session;
+    this.changeEmitter.fire();
+    return this.initMessages();
+  }
+
+  async exportSession(id: string, format: 'json' | 'md'): Promise<string> {
+    return (await this.getStore()).exportSession(id, format);
+  }
+
   async newChat(): Promise<HostMessage[]> {
     this.stop();
     this.session = undefined;

@@ -79,6 +79,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const m of messages) this.queue.post(m);
   }
 
+  /** Shows the chat view with a stored session replayed in it. */
+  async resume(id: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.reset(await this.host.resume(id));
+  }
+
   /** Shows the chat view and starts a new chat in it. */
   async newChat(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { AgentHost } from './agent-host';
 import { API_KEY_SECRET } from './agent-host';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
+import { exportSession, resumeSession, selectModel } from './session-commands';
+import { toolCommandTable } from './tool-commands';
 import type { ToolsTreeProvider } from './tools-tree';
 
 export interface CommandDeps {
@@ -28,6 +30,10 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     },
     'snowpea.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:snowpea.snowpea'),
     'snowpea.showLog': () => d.log.show(),
+    'snowpea.resumeSession': () => resumeSession(d.host, d.chat),
+    'snowpea.exportSession': () => exportSession(d.host),
+    'snowpea.selectModel': () => selectModel(d.host),
+    ...toolCommandTable(d.host),
     'snowpea.setApiKey': async () => {
       const key = await vscode.window.showInputBox({ prompt: 'API key for the OpenAI-compatible endpoint (kept in VS Code SecretStorage)', password: true, ignoreFocusOut: true });
       if (key === undefined) return;

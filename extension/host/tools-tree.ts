@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { AnyTool } from '../core/tools/types';
 import type { AgentHost } from './agent-host';
 
-type Node = { kind: 'group'; group: string; tools: AnyTool[]; eager: boolean } | { kind: 'tool'; tool: AnyTool; eager: boolean };
+export type ToolNode = { kind: 'group'; group: string; tools: AnyTool[]; eager: boolean } | { kind: 'tool'; tool: AnyTool; eager: boolean };
+type Node = ToolNode;
 
 const PERMISSION_ICONS: Record<string, string> = {
   read: 'eye',
@@ -61,7 +62,11 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const t = node.tool;
     const loaded = this.host.currentSession()?.loadedTools.includes(t.name) ?? false;
     const item = new vscode.TreeItem(t.name, vscode.TreeItemCollapsibleState.None);
-    item.description = `${t.permission} · ${t.summary}${!node.eager && loaded ? ' · loaded' : ''}`;
+    const schema = JSON.stringify({ name: t.name, description: t.description, parameters: this.host.registry.jsonSchemaOf(t.name) });
+    // About 4 characters per token: what this tool's schema costs in every round it is sent.
+    const tokens = Math.ceil(schema.length / 4);
+    item.description = `${t.permission} · ${t.summary}${!node.eager && loaded ? ' · loaded' : ''} · ~${tokens} tok`;
+    item.command = { command: 'snowpea.showToolSchema', title: 'Show Schema', arguments: [node] };
     item.iconPath = new vscode.ThemeIcon(PERMISSION_ICONS[t.permission] ?? 'tools');
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${t.name}** — ${t.permission}${node.eager ? ', eager' : loaded ? ', deferred (loaded)' : ', deferred'}\n\n`);

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { AgentHost } from './agent-host';
+import type { ToolNode } from './tools-tree';
+
+function toolName(arg: unknown): string | undefined {
+  const node = arg as ToolNode | undefined;
+  return node?.kind === 'tool' ? node.tool.name : undefined;
+}
+
+async function setEager(name: string, eager: boolean): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('snowpea');
+  const current = cfg.get<string[]>('tools.eager', []);
+  const next = eager ? [...new Set([...current, name])] : current.filter((n) => n !== name);
+  await cfg.update('tools.eager', next, vscode.ConfigurationTarget.Global);
+}
+
+/** Tools tree actions: Add to Eager / Remove from Eager (snowpea.tools.eager), Copy Name, Show Schema. */
+export function toolCommandTable(host: AgentHost): Record<string, (...args: unknown[]) => unknown> {
+  return {
+    'snowpea.addToEager': async (arg) => {
+      const name = toolName(arg);
+      if (name) await setEager(name, true);
+    },
+    'snowpea.removeFromEager': async (arg) => {
+      const name = toolName(arg);
+      if (name) await setEager(name, false);
+    },
+    'snowpea.copyToolName': async (arg) => {
+      const name = toolName(arg);
+      if (name) await vscode.env.clipboard.writeText(name);
+    },
+    'snowpea.showToolSchema': async (arg) => {
+      const name = toolName(arg);
+      const tool = name ? host.registry.get(name) : undefined;
+      if (!tool) return;
+      const content = JSON.stringify({ name: tool.name, group: tool.group, permission: tool.permission, deferred: tool.deferred, description: tool.description, parameters: host.registry.jsonSchemaOf(tool.name) }, null, 2);
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content }), { preview: true });
+    },
+  };
+}
