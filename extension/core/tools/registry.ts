@@ -30,6 +30,7 @@ export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly schemas = new Map<string, Record<string, unknown>>();
   private readonly listeners = new Set<() => void>();
+  private readonly invokeListeners = new Set<(name: string, rawArgs: string) => void>();
 
   constructor(tools: Iterable<AnyTool> = []) {
     for (const t of tools) this.register(t);
@@ -63,13 +64,13 @@ export class ToolRegistry {
     return [...this.tools.values()];
   }
 
-  /** The JSON Schema sent to the model, derived from the zod input and cached (stable object for byte-identical blocks). */
+  /** The JSON Schema sent to the model: the tool's own (MCP) or derived from the zod input; cached (stable object for byte-identical blocks). */
   jsonSchemaOf(name: string): Record<string, unknown> {
     let s = this.schemas.get(name);
     if (!s) {
       const tool = this.tools.get(name);
       if (!tool) throw new Error(`unknown tool ${name}`);
-      s = toolJsonSchema(tool.input);
+      s = tool.jsonSchema ?? toolJsonSchema(tool.input);
       this.schemas.set(name, s);
     }
     return s;
@@ -86,8 +87,21 @@ export class ToolRegistry {
     return { dispose: () => void this.listeners.delete(listener) };
   }
 
+  /** Told of every call before it runs (MCP servers start when tool_search asks for their tools). */
+  onWillInvoke(listener: (name: string, rawArgs: string) => void): Disposable {
+    this.invokeListeners.add(listener);
+    return { dispose: () => void this.invokeListeners.delete(listener) };
+  }
+
   /** Runs one call from the model. Never throws: every failure is a ToolResult with an error code. */
   async invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult> {
+    for (const l of [...this.invokeListeners]) {
+      try {
+        l(name, rawArgs);
+      } catch {
+        /* a listener's failure is its own */
+      }
+    }
     const tool = this.tools.get(name);
     if (!tool) {
       const near = closeNames(name, this.tools.keys());

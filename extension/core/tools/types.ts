@@ -122,6 +122,8 @@ export interface ToolContext {
   workspaceTrusted?: boolean;
   /** The attachment store (view_image, screenshots, MCP images); absent where images are not kept. */
   attachments?: ToolAttachments;
+  /** The API key for model.baseUrl (media tools call the same endpoint); absent or empty for endpoints that need none. */
+  apiKey?(): string | undefined | Promise<string | undefined>;
 }
 
 /** The attachment store as tools reach it. The add functions throw an ImageError (code + message naming the file). */
@@ -160,6 +162,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** What the model reads in the tool schema. */
   description: string;
   input: S;
+  /**
+   * A JSON Schema sent to the model as is instead of the one derived from `input` (MCP tools pass
+   * their server's schema through; `input` then validates against it).
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Sent every round (eager) or loaded on demand through tool_search (deferred). */
   deferred: boolean;
   /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
