@@ -2,19 +2,20 @@
  * StateDb: sessions, their verbatim transcripts, tool calls, usage and events in state.db
  * (sql.js, WebAssembly SQLite, no native module). Reads and writes are synchronous against the
  * in-memory database; durability comes from the journal (see persistence.ts): commitRound()
- * makes everything so far durable, close() leaves it all in state.db.
+ * makes everything so far durable, close() leaves it all in state.db (and large contents in
+ * state.db.content/, see content-files.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'sql.js';
 import type { AgentEvent } from '../agent/events';
 import type { Message } from '../agent/messages';
+import type { Logger } from '../log';
 import type { Usage } from '../model/types';
 import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
 import { exportJson, exportMarkdown } from './export';
 import { journalLine } from './journal';
 import { applyOp, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
 import type { Persistence } from './persistence';
-import type { Logger } from '../log';
 import * as q from './queries';
 import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
 
