@@ -57,12 +57,12 @@ describe('tools: registry', () => {
     assert.doesNotMatch(JSON.stringify(r.jsonSchemaOf('echo_args')), /9007199254740991/);
   });
 
-  it('lists the catalog sorted by group then name, with the 10 eager core tools, list_dir and the git group', () => {
+  it('lists the catalog sorted by group then name, with the 11 built-in eager core tools, list_dir and the git group', () => {
     const r = new ToolRegistry(createBuiltinTools());
     const cat = r.listCatalog();
     assert.deepEqual(
       cat.filter((c) => c.group === 'core').map((c) => c.name),
-      ['ask_user', 'edit_file', 'execute_code', 'glob', 'grep', 'read_file', 'set_mode', 'shell', 'skill_view', 'write_file'],
+      ['ask_user', 'edit_file', 'execute_code', 'glob', 'grep', 'read_file', 'set_mode', 'shell', 'skill_view', 'view_image', 'write_file'],
     );
     assert.ok(cat.filter((c) => c.group === 'core').every((c) => c.deferred === false));
     const git = cat.filter((c) => c.group === 'git');
