@@ -8,7 +8,7 @@ import { modelCapabilities } from '../core/model/capabilities';
 import { createOpenAIClient } from '../core/model/openai-client';
 import type { ModelClient } from '../core/model/types';
 import type { Settings } from '../core/settings/schema';
-import { openStateDb, type StateDb } from '../core/store';
+import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
 import type { HostMessage } from '../protocol';
@@ -115,8 +115,19 @@ export class AgentHost implements vscode.Disposable {
 
   private async getStore(): Promise<StateDb> {
     this.store ??= (async () => {
-      const dir = this.context.globalStorageUri.fsPath;
-      const db = await openStateDb({ file: path.join(dir, 'state.db'), log: this.log });
+      // Sessions belong to the workspace (like the editor's own chat history); one window per
+      // workspace, so the file's lock is normally free. Windows without a folder share global
+      // storage: when another window holds it, this window uses a file of its own.
+      const dir = (this.context.storageUri ?? this.context.globalStorageUri).fsPath;
+      let db: StateDb;
+      try {
+        db = await openStateDb({ file: path.join(dir, 'state.db'), log: this.log });
+      } catch (e) {
+        if (!(e instanceof StateDbBusyError)) throw e;
+        const file = path.join(dir, `state-window-${process.pid}.db`);
+        this.log.warn(`state.db is in use by another window; this window keeps its sessions in ${file}`);
+        db = await openStateDb({ file, log: this.log });
+      }
       if (db.notice) void vscode.window.showWarningMessage(`Snowpea: ${db.notice}`);
       return db;
     })();
