@@ -26,7 +26,10 @@ export type Downscaler = (job: DownscaleJob, signal?: AbortSignal) => Promise<Do
 export interface WorkerDownscalerOptions {
   /** The worker file; default: located beside the bundle or this source file. */
   workerFile?: string;
-  /** Heap bound of the worker (MB). Decoding 48 MP takes about a gigabyte in jimp. */
+  /**
+   * V8 heap bound of the worker (MB). Decoding 8000x6000 peaks near 50 MB of heap; the pixels
+   * (about 480 MB there) live in array buffers, which MAX_DECODE_PIXELS bounds instead.
+   */
   maxOldGenerationSizeMb?: number;
   /** A job that takes longer is stopped (ms). */
   timeoutMs?: number;
@@ -81,7 +84,7 @@ function runInWorker(job: DownscaleJob, opts: WorkerDownscalerOptions, signal?: 
   const launch = opts.workerFile ? (opts.workerFile.endsWith('.ts') ? launchSource(opts.workerFile) : { code: opts.workerFile, eval: false, file: opts.workerFile }) : locateImageWorker();
   const worker = new Worker(launch.code, {
     eval: launch.eval,
-    resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 1536, maxYoungGenerationSizeMb: 64 },
+    resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 512, maxYoungGenerationSizeMb: 64 },
     stdout: false,
     stderr: false,
   });

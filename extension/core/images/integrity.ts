@@ -5,6 +5,8 @@
  */
 import { ascii, u32be, u32le, type ImageFormat } from './header';
 
+const EOI = Buffer.from([0xff, 0xd9]);
+
 /** Why the file is not whole, or null when its structure is complete. */
 export function findDamage(b: Uint8Array, format: ImageFormat): string | null {
   switch (format) {
@@ -52,8 +54,8 @@ function jpegDamage(b: Uint8Array): string | null {
     if (o + 2 + len > b.length) return `a segment at byte ${o} runs past the end of the file (${b.length} bytes)`;
     if (marker === 0xda) {
       // In entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so FFD9 is the end.
-      for (let i = o + 2 + len; i + 1 < b.length; i++) if (b[i] === 0xff && b[i + 1] === 0xd9) return null;
-      return `it ends after ${b.length} bytes without an end-of-image marker`;
+      const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+      return buf.indexOf(EOI, o + 2 + len) >= 0 ? null : `it ends after ${b.length} bytes without an end-of-image marker`;
     }
     o += 2 + len;
   }

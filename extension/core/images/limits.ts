@@ -15,7 +15,8 @@ export interface ImageLimits {
 
 /**
  * Largest image decoded to downscale it (pixels). A 20 MB PNG can claim 50000x50000; decoding
- * that would need 10 GB. 8000x6000 (48 MP) needs about 1 GB in jimp.
+ * that would need 10 GB. 8000x6000 (48 MP) takes about 480 MB of pixel buffers in the worker,
+ * so this cap keeps a decode near a gigabyte at most.
  */
 export const MAX_DECODE_PIXELS = 100_000_000;
 
