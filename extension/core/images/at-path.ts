@@ -90,14 +90,15 @@ export async function expandAtPathsDetailed(prompt: string, workspaceRoot: strin
     if (seen.has(r.real)) continue;
     seen.add(r.real);
     const name = path.isAbsolute(typed) || typed.startsWith('~') ? r.display : typed.replace(/\\/g, '/').replace(/^\.\//, '');
-    const result = await attach(r.real, name, store, opts);
+    const result = await attachPath(r.real, name, store, opts);
     mentions.push({ raw, path: typed, kind: result.kind, ...(result.note ? { note: result.note } : {}) });
     parts.push(...result.parts);
   }
   return { parts, mentions };
 }
 
-async function attach(abs: string, name: string, store: AtPathStore, opts: AtPathOptions): Promise<{ kind: MentionKind; parts: ContentPart[]; note?: string }> {
+/** One existing path as prompt parts: an image (through the store), a text file block, or a note saying why not. */
+export async function attachPath(abs: string, name: string, store: AtPathStore, opts: AtPathOptions): Promise<{ kind: MentionKind; parts: ContentPart[]; note?: string }> {
   const refused = (why: string) => {
     const note = `[@${name}: not attached: ${why}]`;
     return { kind: 'refused' as const, parts: [{ type: 'text' as const, text: note }], note };
