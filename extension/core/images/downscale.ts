@@ -81,13 +81,16 @@ export function workerDownscaler(opts: WorkerDownscalerOptions = {}): Downscaler
 
 function runInWorker(job: DownscaleJob, opts: WorkerDownscalerOptions, signal?: AbortSignal): Promise<DownscaleResult> {
   if (signal?.aborted) return Promise.reject(new ImageError('cancelled', 'cancelled before the image was processed'));
-  const launch = opts.workerFile ? (opts.workerFile.endsWith('.ts') ? launchSource(opts.workerFile) : { code: opts.workerFile, eval: false, file: opts.workerFile }) : locateImageWorker();
-  const worker = new Worker(launch.code, {
-    eval: launch.eval,
-    resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 512, maxYoungGenerationSizeMb: 64 },
-    stdout: false,
-    stderr: false,
-  });
+  let worker: Worker;
+  try {
+    const launch = opts.workerFile ? (opts.workerFile.endsWith('.ts') ? launchSource(opts.workerFile) : { code: opts.workerFile, eval: false, file: opts.workerFile }) : locateImageWorker();
+    worker = new Worker(launch.code, {
+      eval: launch.eval,
+      resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 512, maxYoungGenerationSizeMb: 64 },
+    });
+  } catch (e) {
+    return Promise.reject(new ImageError('failed', (e as Error).message));
+  }
   return new Promise<DownscaleResult>((resolve, reject) => {
     let settled = false;
     const finish = (err: Error | null, value?: DownscaleResult) => {
@@ -100,7 +103,7 @@ function runInWorker(job: DownscaleJob, opts: WorkerDownscalerOptions, signal?: 
       else resolve(value!);
     };
     const onAbort = () => finish(new ImageError('cancelled', 'cancelled while the image was being processed'));
-    const timeoutMs = opts.timeoutMs ?? 120_000;
+    const timeoutMs = opts.timeoutMs ?? 300_000;
     const timer = setTimeout(() => finish(new ImageError('failed', `processing took longer than ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (reply: DownscaleReply) => {

@@ -4,7 +4,7 @@
  */
 import { Jimp } from 'jimp';
 import type { DownscaleJob, DownscaleReply } from './downscale-protocol';
-import { fitWithin } from './limits';
+import { fitWithin, MAX_DECODE_PIXELS } from './limits';
 
 const JPEG_QUALITIES = [85, 70, 55];
 const MAX_ATTEMPTS = 12;
@@ -30,9 +30,13 @@ export class MemoryPeak {
 export async function reencode(job: DownscaleJob, peak = new MemoryPeak()): Promise<DownscaleReply> {
   let img: Image;
   try {
-    img = await Jimp.fromBuffer(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
+    const buf = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+    // jpeg-js refuses over 512 MB by default; the pixel cap (MAX_DECODE_PIXELS) is checked before this.
+    img = await Jimp.fromBuffer(buf, { 'image/jpeg': { maxMemoryUsageInMB: 2048, maxResolutionInMP: MAX_DECODE_PIXELS / 1e6 } });
   } catch (e) {
-    return { ok: false, kind: 'corrupt', message: `it could not be decoded (${(e as Error).message})` };
+    const msg = (e as Error).message;
+    if (/limit exceeded/.test(msg)) return { ok: false, kind: 'failed', message: `decoding it needs more memory than allowed (${msg})` };
+    return { ok: false, kind: 'corrupt', message: `it could not be decoded (${msg})` };
   }
   peak.sample();
   let { width, height } = fitWithin(img.bitmap.width, img.bitmap.height, job.maxDimension);

@@ -91,5 +91,9 @@ describe('images: downscaling in the worker', function () {
     assert.throws(() => locateImageWorker(path.join(dir, 'nowhere')), /the image worker is missing: looked for .*image-worker\.js and .*image-worker\.ts/);
     const res = await workerDownscaler({ workerFile: where.file })({ bytes: makePng({ width: 800, height: 600 }), maxDimension: 400, maxBytes: LIMITS.maxBytes, mayHaveAlpha: false });
     assert.deepEqual([res.mime, res.width, res.height], ['image/jpeg', 400, 300]);
+    await assert.rejects(
+      workerDownscaler({ workerFile: path.join(dir, 'missing', 'image-worker.js') })({ bytes: makePng({ width: 8, height: 8 }), maxDimension: 4, maxBytes: 1000, mayHaveAlpha: false }),
+      (e: ImageError) => e instanceof ImageError && e.code === 'failed' && /image worker/.test(e.message),
+    );
   });
 });
