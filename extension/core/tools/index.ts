@@ -15,6 +15,7 @@ import { gitLogTool } from './git/git-log';
 import { gitStatusTool } from './git/git-status';
 import { viewImageTool } from './view-image';
 import { memoryTool } from './memory/memory-tool';
+import { mediaTools } from './media/index';
 import type { AnyTool } from './types';
 
 /**
@@ -40,5 +41,6 @@ export function createBuiltinTools(): AnyTool[] {
     gitLogTool,
     gitCommitTool,
     memoryTool,
+    ...mediaTools,
   ] as AnyTool[];
 }
