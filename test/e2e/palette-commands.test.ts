@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { CHAT } from './harness/selectors';
 import { useVsCode } from './harness/use-vscode';
-
-const MESSAGES = '[data-testid="transcript"] [data-testid="message"]';
 
 describe('e2e: Snowpea commands from the command palette', function () {
   const vscode = useVsCode();
 
-  it('Snowpea: New Chat shows the chat view with an empty transcript', async function () {
+  it('Snowpea: New Chat reveals the chat view with an empty transcript', async function () {
     const { workbench } = vscode();
     await workbench.waitForSnowpea();
     // Start from the Explorer: the command itself has to reveal Snowpea.
@@ -17,10 +16,9 @@ describe('e2e: Snowpea commands from the command palette', function () {
 
     await workbench.sidebarTitle('Snowpea').waitFor({ state: 'visible' });
     assert.equal(await workbench.isActivityItemActive('Snowpea'), true);
-    const frame = await workbench.findWebviewFrame('[data-testid="transcript"]');
-    await frame.locator('[data-testid="composer"]').waitFor({ state: 'visible' });
-    await frame.locator(MESSAGES).first().waitFor({ state: 'detached' });
-    assert.equal(await frame.locator(MESSAGES).count(), 0);
+    const frame = await workbench.findWebviewFrame(CHAT.transcript);
+    await frame.locator(CHAT.composer).waitFor({ state: 'visible' });
+    assert.equal(await frame.locator(CHAT.transcriptItem).count(), 0);
     assert.deepEqual(await workbench.errorNotificationTexts(), []);
   });
 
@@ -38,6 +36,7 @@ describe('e2e: Snowpea commands from the command palette', function () {
   it("Snowpea: Open Settings opens the Settings editor filtered to Snowpea's settings", async function () {
     const { page, workbench } = vscode();
     await workbench.waitForSnowpea();
+    await workbench.showContainer('Explorer');
 
     await workbench.runCommand('Snowpea: Open Settings');
 

@@ -3,14 +3,15 @@ import { VsCodeSession, type SessionOptions } from './vscode-session';
 /**
  * Gives the enclosing mocha suite its own VS Code session: started in `before`, screenshot and
  * log saved after each failed test, everything stopped in `after` (files kept when a test failed).
- * Returns a getter for the session.
+ * Returns a getter for the session. `options` may be a function, called in `before` (after hooks
+ * registered earlier, e.g. one that starts a scripted model server).
  */
-export function useVsCode(options: SessionOptions = {}): () => VsCodeSession {
+export function useVsCode(options: SessionOptions | (() => SessionOptions | Promise<SessionOptions>) = {}): () => VsCodeSession {
   let session: VsCodeSession | undefined;
   let failed = false;
 
   before(async function () {
-    session = await VsCodeSession.start(options);
+    session = await VsCodeSession.start(typeof options === 'function' ? await options() : options);
   });
 
   afterEach(async function () {
