@@ -1,7 +1,9 @@
 /** The messages between the host and the image worker (types only: no jimp here). */
 
 export interface DownscaleJob {
-  bytes: Uint8Array;
+  /** The image: a file the worker reads (no copy on the host's thread), or the bytes themselves (copied into the worker). */
+  file?: string;
+  bytes?: Uint8Array;
   maxDimension: number;
   maxBytes: number;
   /** The header says the image can carry transparency; only then are pixels checked for it. */

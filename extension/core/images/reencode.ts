@@ -2,6 +2,7 @@
  * Decoding, resizing and re-encoding with jimp. Only the image worker imports this: decoding a
  * large image takes seconds and up to a gigabyte, which must never happen on the host's thread.
  */
+import * as fs from 'node:fs';
 import { Jimp } from 'jimp';
 import type { DownscaleJob, DownscaleReply } from './downscale-protocol';
 import { fitWithin, MAX_DECODE_PIXELS } from './limits';
@@ -30,7 +31,7 @@ export class MemoryPeak {
 export async function reencode(job: DownscaleJob, peak = new MemoryPeak()): Promise<DownscaleReply> {
   let img: Image;
   try {
-    const buf = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+    const buf = job.bytes ? Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength) : await fs.promises.readFile(job.file!);
     // jpeg-js refuses over 512 MB by default; the pixel cap (MAX_DECODE_PIXELS) is checked before this.
     img = await Jimp.fromBuffer(buf, { 'image/jpeg': { maxMemoryUsageInMB: 2048, maxResolutionInMP: MAX_DECODE_PIXELS / 1e6 } });
   } catch (e) {

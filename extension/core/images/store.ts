@@ -12,7 +12,7 @@ import type { ImageResolver } from '../agent/wire';
 import { silentLogger, type Logger } from '../log';
 import { AttachmentIndex, type StoredFile, type StoredImage } from './attachment-index';
 import { workerDownscaler, type Downscaler } from './downscale';
-import { prepareImage } from './prepare';
+import { downscaleImage, inspectImage } from './prepare';
 import { formatBytes, ImageError, type ImageLimits } from './limits';
 
 export interface AttachmentStoreOptions {
@@ -141,14 +141,21 @@ export class AttachmentStore {
   }
 
   private async store(id: string, bytes: Uint8Array, opts: AddImageOptions, sha256: string, limits: ImageLimits): Promise<StoredImage> {
-    const prepared = await prepareImage(bytes, opts.name, limits, this.downscaler, opts.signal);
+    const inspected = inspectImage(bytes, opts.name, limits);
     await fs.promises.mkdir(this.dir, { recursive: true });
-    const original: StoredFile = { file: `${id}.${prepared.original.ext}`, mime: prepared.original.mime, bytes: bytes.length, width: prepared.original.width, height: prepared.original.height };
-    await writeAtomic(path.join(this.dir, original.file), bytes);
+    const o = inspected.original;
+    const original: StoredFile = { file: `${id}.${o.ext}`, mime: o.mime, bytes: bytes.length, width: o.width, height: o.height };
+    const originalPath = path.join(this.dir, original.file);
+    await writeAtomic(originalPath, bytes);
     let sent = original;
-    if (prepared.sent) {
-      sent = { file: `${id}.sent.${prepared.sent.ext}`, mime: prepared.sent.mime, bytes: prepared.sent.bytes.length, width: prepared.sent.width, height: prepared.sent.height };
-      await writeAtomic(path.join(this.dir, sent.file), prepared.sent.bytes);
+    if (inspected.needsDownscale) {
+      // The worker reads the stored original itself: no pixels are copied on this thread.
+      const out = await downscaleImage(inspected, { file: originalPath }, opts.name, limits, this.downscaler, opts.signal).catch(async (e) => {
+        if (!this.index.get(id)) await fs.promises.rm(originalPath, { force: true });
+        throw e;
+      });
+      sent = { file: `${id}.sent.${out.ext}`, mime: out.mime, bytes: out.bytes.length, width: out.width, height: out.height };
+      await writeAtomic(path.join(this.dir, sent.file), out.bytes);
     }
     const rec: StoredImage = { id, name: opts.name, source: opts.source ?? 'bytes', created: Date.now(), sha256, original, sent };
     await this.index.put(rec);

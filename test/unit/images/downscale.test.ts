@@ -64,6 +64,7 @@ describe('images: downscaling in the worker', function () {
     for (let i = 45; i < png.length - 20; i++) png[i] = (i * 7) & 0xff; // garble the compressed data, keep the chunk layout
     const store = new AttachmentStore({ dir: path.join(dir, 'c'), limits: () => LIMITS });
     await assert.rejects(store.addBytes(png, { name: 'garbled.png' }), (e: ImageError) => e.code === 'corrupt' && /^garbled\.png is a corrupt PNG image: it could not be decoded/.test(e.message));
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'c')), [], 'a refused image leaves nothing behind');
   });
 
   it('a worker over its memory bound fails the image, not the host', async () => {
