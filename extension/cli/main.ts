@@ -8,7 +8,7 @@ declare const SNOWPEA_VERSION: string | undefined;
 const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
-  snowpea run "prompt" [--session ID] [--json] [--yes] [--max-rounds N]
+  snowpea run "prompt" [--session ID] [--attach PATH]... [--json] [--yes] [--max-rounds N]
   snowpea sessions list [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
@@ -20,6 +20,7 @@ Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
   --model NAME        model name
   --api-key KEY       API key (else OPENAI_API_KEY or ~/.snowpea/credentials.json)
 Other flags:
+  --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too)
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --state-db FILE     sessions database (default ~/.snowpea/state.db)
   --verbose           log to stderr

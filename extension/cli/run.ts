@@ -4,6 +4,8 @@ import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 export interface RunFlags extends CommonFlags {
   session?: string;
   json?: boolean;
+  /** `--attach PATH` (repeatable): images and files added to the prompt. */
+  attach?: string[];
 }
 
 /** Renders events for people: the streamed answer on stdout, one short line per tool call on stderr. */
@@ -45,7 +47,9 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const render = flags.json ? (e: AgentEvent) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer();
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
     agent.onEvent((e) => e.sessionId === session.id && render(e));
-    const result = await agent.runTurn(session, prompt, controller.signal);
+    const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
+    for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
+    const result = await agent.runTurn(session, composed.content, controller.signal);
     if (!flags.json) process.stderr.write(`session ${session.id}\n`);
     return result.reason === 'cancelled' ? 130 : result.reason === 'done' ? 0 : 1;
   } finally {

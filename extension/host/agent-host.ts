@@ -11,6 +11,7 @@ import type { Settings } from '../core/settings/schema';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
+import type { PastedImage } from '../core/images/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { watchForGuardInvalidation } from './guard-invalidation';
@@ -33,6 +34,7 @@ export class AgentHost implements vscode.Disposable {
   private session?: Session;
   private running?: AbortController;
   private apiKey: string | undefined;
+  private lastPrompt?: { text: string; images: PastedImage[] };
   private readonly disposables: vscode.Disposable[] = [];
   private readonly listeners = new Set<(msg: HostMessage) => void>();
   readonly prompts: WebviewPrompts;
@@ -171,6 +173,22 @@ export class AgentHost implements vscode.Disposable {
   private onAgentEvent(e: AgentEvent): void {
     if (e.sessionId !== this.session?.id) return;
     this.post({ type: 'event', event: e });
+    if (e.type === 'usage' && this.agent && this.session) {
+      const pruned = this.agent.prompt.lastPruneStats(e.sessionId);
+      const deferred = this.agent.runtime.deferredSavings(this.session);
+      this.post({
+        type: 'meter',
+        sessionId: e.sessionId,
+        round: e.round,
+        promptTokens: e.usage.promptTokens,
+        cachedTokens: e.usage.cachedTokens,
+        completionTokens: e.usage.completionTokens,
+        contextWindow: modelCapabilities(this.settings['model.name'], this.settings).contextWindow,
+        ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults } : {}),
+        deferredTools: deferred.tools,
+        deferredTokens: deferred.tokens,
+      });
+    }
     if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
   }
 
@@ -186,12 +204,19 @@ export class AgentHost implements vscode.Disposable {
       loadedTools: s?.loadedTools ?? [],
       workspaceTrusted: this.trusted,
       setupNeeded: this.setupNeeded(),
+      supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
       running: this.isRunning(),
     };
     return s ? [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }] : [init];
   }
 
-  async send(text: string): Promise<void> {
+  /** Provider error -> Retry: the last prompt again, as a new turn. */
+  async retry(): Promise<void> {
+    if (this.lastPrompt) await this.send(this.lastPrompt.text, this.lastPrompt.images);
+  }
+
+  async send(text: string, images: PastedImage[] = []): Promise<void> {
+    this.lastPrompt = { text, images };
     if (this.running) {
       this.post({ type: 'error', message: 'A turn is already running; stop it first.' });
       return;
@@ -203,7 +228,9 @@ export class AgentHost implements vscode.Disposable {
       const agent = await this.getAgent();
       this.session ??= agent.newSession();
       this.changeEmitter.fire();
-      await agent.runTurn(this.session, text, controller.signal);
+      const prompt = await agent.compose({ text, images }, controller.signal);
+      for (const p of prompt.problems) this.post({ type: 'error', message: p });
+      await agent.runTurn(this.session, prompt.content, controller.signal);
     } catch (e) {
       this.log.error(`turn failed: ${(e as Error).stack ?? e}`);
       this.post({ type: 'error', message: (e as Error).message });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type HostMessage, type WebviewMessage } from '../protocol';
 import type { Logger } from '../core/log';
 import type { AgentHost } from './agent-host';
+import { insertCodeAtCursor, queryWorkspaceFiles } from './editor-actions';
 import { createNonce, renderWebviewHtml } from './webview-html';
 
 export const CHAT_VIEW_ID = 'snowpea.chat';
@@ -17,17 +18,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   });
   private readonly disposables: vscode.Disposable[] = [];
 
-  private readonly handlers: HandlerTable<WebviewMessage, Promise<void> | void> = {
+  private readonly handlers: HandlerTable<WebviewMessage, Promise<unknown> | void> = {
     ready: async () => {
       this.queue.clear();
       for (const m of await this.host.initMessages()) this.queue.post(m);
       this.queue.markReady();
     },
-    send: (m) => this.host.send(m.text),
+    send: (m) => this.host.send(m.text, m.images ?? []),
     stop: () => this.host.stop(),
     newChat: async () => this.reset(await this.host.newChat()),
     'approval.reply': (m) => this.host.prompts.replyApproval(m.id, m.decision),
     'ask.reply': (m) => this.host.prompts.replyAsk(m.id, m.answer),
+    retry: () => this.host.retry(),
+    history: async () => void (await vscode.commands.executeCommand('snowpea.resumeSession')),
+    insertCode: (m) => insertCodeAtCursor(m.code, m.language),
+    'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await queryWorkspaceFiles(m.query) }),
   };
 
   constructor(

@@ -22,6 +22,7 @@ import { Session, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 import type { AgentEvent } from './events';
+import { composeUserPrompt, type ComposedPrompt, type ComposeInput } from '../images/compose';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
@@ -135,6 +136,20 @@ export class Agent implements Disposable {
     });
     this.live.set(session.id, session);
     return session;
+  }
+
+  /**
+   * A user's message as the loop takes it: `@path` mentions expanded, pasted images and
+   * `--attach` paths through the attachment store. Refused images leave a note, never lose the rest.
+   */
+  compose(input: ComposeInput, signal?: AbortSignal): Promise<ComposedPrompt> {
+    return composeUserPrompt(input, {
+      workspaceRoot: this.opts.workspaceRoot,
+      store: this.attachments,
+      readMaxLines: this.opts.settings()['tools.readMaxLines'],
+      fileReader: this.opts.fileReader,
+      signal,
+    });
   }
 
   /** Resumes a stored session: the next turn continues with the full stored transcript. */

@@ -23,6 +23,7 @@ export interface PromptSources {
 export class SessionPromptBuilder implements PromptBuilder {
   private readonly cache = new Map<string, { key: string; text: string }>();
   private readonly sessions = new Map<string, Session>();
+  private readonly stats = new Map<string, { prunedChars: number; prunedResults: number }>();
   readonly imageResolver?: ImageResolver;
 
   constructor(private readonly sources: PromptSources) {
@@ -54,11 +55,18 @@ export class SessionPromptBuilder implements PromptBuilder {
   requestMessages(session: Session): Message[] {
     this.sessions.set(session.id, session);
     const s = this.sources.settings();
-    return pruneOldToolOutputs(session.messages, {
+    const r = pruneOldToolOutputs(session.messages, {
       enabled: s['agent.pruneToolOutputs'],
       keepToolRounds: s['agent.keepToolRounds'],
       protectRecentViews: s['skills.protectRecentViews'],
-    }).messages;
+    });
+    this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedCallIds.size });
+    return r.messages;
+  }
+
+  /** What pruning left out of the session's latest request (the context meter). */
+  lastPruneStats(sessionId: string): { prunedChars: number; prunedResults: number } | undefined {
+    return this.stats.get(sessionId);
   }
 
   /**
@@ -83,5 +91,6 @@ export class SessionPromptBuilder implements PromptBuilder {
   forget(sessionId: string): void {
     this.cache.delete(sessionId);
     this.sessions.delete(sessionId);
+    this.stats.delete(sessionId);
   }
 }

@@ -86,6 +86,14 @@ export class SessionToolRuntime implements ToolRuntime {
     return deferredLine(this.catalog.all(), new Set(s['tools.eager']));
   }
 
+  /** Deferred tools not sent to this session, and about how many tokens their schemas would cost (4 chars/token). */
+  deferredSavings(session: Session): { tools: number; tokens: number } {
+    const active = new Set(this.active(session).map((t) => t.name));
+    const held = this.catalog.all().filter((t) => !active.has(t.name));
+    const chars = held.reduce((n, t) => n + JSON.stringify(this.wireTool(t)).length, 0);
+    return { tools: held.length, tokens: Math.ceil(chars / 4) };
+  }
+
   toolsFor(session: Session): WireTool[] {
     const tools = this.active(session);
     const key = `${session.mode}|${session.role}|${tools.map((t) => t.name).join(',')}`;
