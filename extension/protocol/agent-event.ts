@@ -31,6 +31,11 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     ok: z.boolean(),
     summary: z.string(),
     errorCode: z.string().optional(),
+    /**
+     * The result text as the model saw it (optional; the webview shows it when the card is
+     * expanded). The core does not fill it yet: the host may add it before forwarding.
+     */
+    result: z.string().optional(),
   }),
   z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
   z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),

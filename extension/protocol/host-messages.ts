@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { agentEventSchema } from './agent-event';
+import { meterMessageSchema } from './meter';
 
 /** Messages the extension host posts to the webview. */
+
+/** Most paths one `files.result` carries. */
+export const MAX_FILE_RESULTS = 200;
 
 /** An image as the transcript remembers it: metadata only, the bytes stay in the host's attachment store. */
 export const imageMetaSchema = z.object({
@@ -44,6 +48,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     setupNeeded: z.boolean(),
     /** A turn is in progress (the webview reloaded mid-stream); events for it follow. */
     running: z.boolean().optional(),
+    /** The model accepts images; false: attached images go to it as a text marker. Absent: assume it does. */
+    supportsImages: z.boolean().optional(),
   }),
   z.object({ type: z.literal('event'), event: agentEventSchema }),
   z.object({ type: z.literal('transcript'), sessionId: z.string(), entries: z.array(transcriptEntrySchema) }),
@@ -54,12 +60,23 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     summary: z.string(),
     /** Why approval is needed, e.g. a protected path. */
     reason: z.string().optional(),
+    /** This request asks every time (a protected path): the webview does not offer "Always allow". */
+    alwaysAsk: z.boolean().optional(),
   }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
+  meterMessageSchema,
+  z.object({
+    type: z.literal('files.result'),
+    /** The `files.query` query this answers (the webview drops answers to older queries). */
+    query: z.string(),
+    /** Workspace-relative paths, best match first. */
+    paths: z.array(z.string()).max(MAX_FILE_RESULTS),
+  }),
 ]);
 
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 export type HostMessageType = HostMessage['type'];
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 export type ImageMeta = z.infer<typeof imageMetaSchema>;
+export type InitMessage = Extract<HostMessage, { type: 'init' }>;

@@ -8,6 +8,7 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_BASE64_CHARS = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 export const MAX_IMAGES_PER_MESSAGE = 20;
 export const MAX_SEND_TEXT_CHARS = 1_000_000;
+export const MAX_FILE_QUERY_CHARS = 500;
 
 export const approvalDecisions = ['allow', 'allowAlways', 'deny'] as const;
 
@@ -36,6 +37,19 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('approval.reply'), id: z.string(), decision: z.enum(approvalDecisions) }),
   z.object({ type: z.literal('ask.reply'), id: z.string(), answer: z.string() }),
+  /** Run the last prompt again (after a provider error); the host re-sends it as a new turn. */
+  z.object({ type: z.literal('retry') }),
+  /** Insert a code block from the chat at the cursor of the active editor. */
+  z.object({
+    type: z.literal('insertCode'),
+    code: z.string().max(MAX_SEND_TEXT_CHARS),
+    /** The fence's info string (e.g. `ts`), when it had one. */
+    language: z.string().max(100).optional(),
+  }),
+  /** `@` in the composer: workspace files matching `query` (fuzzy; empty = recent/any). Answered by `files.result`. */
+  z.object({ type: z.literal('files.query'), query: z.string().max(MAX_FILE_QUERY_CHARS) }),
+  /** Open the session history (the host's Resume Session picker). */
+  z.object({ type: z.literal('history') }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

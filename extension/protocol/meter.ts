@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * The context meter of one model round, host -> webview. The `usage` event already gives the
+ * token counts; this message adds what Snowpea saved in that round's request. Every saving is
+ * optional: the webview shows what it gets. Posted after (or instead of) the round's `usage`.
+ */
+
+const count = z.number().int().nonnegative();
+
+export const meterMessageSchema = z.object({
+  type: z.literal('meter'),
+  sessionId: z.string(),
+  /** The round this request belongs to (the same number as `round.start` and `usage`). */
+  round: z.number().int(),
+  /** Input tokens of the round's request, as the provider counted them. */
+  promptTokens: count,
+  /** Of those, tokens served from the provider's prompt cache. */
+  cachedTokens: count,
+  completionTokens: count.optional(),
+  /** The model's context window in tokens, to show how full it is. */
+  contextWindow: z.number().int().positive().optional(),
+  /** Characters of older tool results replaced by their pruning stubs in this request. */
+  prunedChars: count.optional(),
+  /** How many tool results were pruned in this request. */
+  prunedResults: count.optional(),
+  /** Tools whose schemas were not sent because they are deferred and not loaded. */
+  deferredTools: count.optional(),
+  /** Estimated tokens those schemas would have cost. */
+  deferredTokens: count.optional(),
+});
+
+export type MeterMessage = z.infer<typeof meterMessageSchema>;
