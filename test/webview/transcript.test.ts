@@ -30,7 +30,7 @@ describe('webview: tool cards, chips, banners and host requests', function () {
     assert.equal(await card.locator('.tool-summary').innerText(), 'read src/app.ts (120 lines)');
     assert.equal(await chat.toolCard('c2').locator('.tool-error-code').innerText(), 'EXIT_1');
     // Text, tools, then the next round's text as its own message, in order.
-    const kinds = await chat.page.locator('.transcript-content > [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+    const kinds = await chat.page.locator('.transcript-row > [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
     assert.deepEqual(kinds, ['user', 'assistant', 'tool', 'tool', 'assistant']);
     const cardHeight = await card.evaluate((el) => el.getBoundingClientRect().height);
     const lineHeight = await card.locator('.tool-name').evaluate((el) => el.getBoundingClientRect().height);

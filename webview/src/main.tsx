@@ -14,7 +14,7 @@ import './styles/base.css';
 const bridge = createBridge(acquireVsCodeApi());
 const store = createStore(chatReducer, restoreState(bridge.getState()));
 persistState(store, (state) => bridge.setState(state));
-bridge.onMessage((msg) => store.dispatch({ type: 'host', msg }));
+bridge.onMessage((msg) => store.dispatch({ type: 'host', msg, at: Date.now() }));
 const actions = createChatActions(store, bridge);
 
 const root = document.getElementById('root');

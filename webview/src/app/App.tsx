@@ -1,12 +1,14 @@
 import { LoopBanner, RetryStatus, SessionNotices } from '../components/Banners';
-import { Composer } from '../components/Composer';
+import { Composer } from '../components/composer/Composer';
+import { Header } from '../components/Header';
 import { PendingRequests } from '../components/Requests';
 import { Transcript } from '../components/Transcript';
 
-/** The chat view: notices, the conversation, what the host waits on, then the composer. */
+/** The chat view: header, notices, the conversation, what the host waits on, then the composer. */
 export function App() {
   return (
     <div className="app">
+      <Header />
       <SessionNotices />
       <Transcript />
       <PendingRequests />

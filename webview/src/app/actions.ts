@@ -1,29 +1,45 @@
-import type { ApprovalDecision } from '../../../extension/protocol';
+import type { ApprovalDecision, ImageMeta } from '../../../extension/protocol';
 import type { Bridge } from '../bridge/vscode-api';
 import type { Store } from '../state/store';
 import type { ChatAction, ChatState } from '../state/types';
+import { createAttachActions, type AttachActions } from './attach-actions';
 
 /** What the UI can do: each updates the local state and/or tells the host, never both by hand in a component. */
-export interface ChatActions {
+export interface ChatActions extends AttachActions {
   setDraft(text: string): void;
-  /** Sends the draft; returns false when there was nothing to send or a turn is running. */
+  /** Sends the draft and its ready images; false when there was nothing to send, a turn runs or an image is still being prepared. */
   send(): boolean;
   stop(): void;
   newChat(): void;
+  /** Opens the host's session history (Resume Session). */
+  history(): void;
+  /** Runs the last prompt again after a provider error. */
+  retry(): void;
   dismissLoop(): void;
+  toggleTool(id: string): void;
   replyApproval(id: string, decision: ApprovalDecision): void;
   replyAsk(id: string, answer: string): void;
+  insertCode(code: string, language?: string): void;
+  /** Asks the host for workspace files matching `query` (the `@` popup); repeated queries are not re-sent. */
+  queryFiles(query: string): void;
+  /** The popup closed: the next query is sent even if it repeats the last one (files may have changed). */
+  endFileQuery(): void;
 }
 
-export function createChatActions(store: Store<ChatState, ChatAction>, bridge: Pick<Bridge, 'post'>): ChatActions {
+export function createChatActions(store: Store<ChatState, ChatAction>, bridge: Pick<Bridge, 'post'>, attach = createAttachActions(store)): ChatActions {
+  let lastQuery: string | undefined;
   return {
+    ...attach,
     setDraft: (text) => store.dispatch({ type: 'draft.set', text }),
     send() {
-      const { draft, running } = store.getState();
+      const { draft, running, attachments } = store.getState();
+      if (running || attachments.some((a) => a.status === 'processing')) return false;
+      const images = attachments.flatMap((a) => (a.status === 'ready' ? [a.image] : []));
       const text = draft.trim();
-      if (!text || running) return false;
-      if (!bridge.post({ type: 'send', text })) return false;
-      store.dispatch({ type: 'message.sent', text });
+      if (!text && !images.length) return false;
+      if (!bridge.post({ type: 'send', text, ...(images.length ? { images } : {}) })) return false;
+      const meta: ImageMeta[] = images.map(({ name, mime, width, height }) => ({ name, mime, width, height }));
+      store.dispatch({ type: 'message.sent', text, ...(meta.length ? { images: meta } : {}) });
       return true;
     },
     stop() {
@@ -32,7 +48,13 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
       store.dispatch({ type: 'stop.requested' });
     },
     newChat: () => void bridge.post({ type: 'newChat' }),
+    history: () => void bridge.post({ type: 'history' }),
+    retry() {
+      if (store.getState().running) return;
+      if (bridge.post({ type: 'retry' })) store.dispatch({ type: 'retry.requested' });
+    },
     dismissLoop: () => store.dispatch({ type: 'loop.dismissed' }),
+    toggleTool: (id) => store.dispatch({ type: 'tool.toggle', id }),
     replyApproval(id, decision) {
       bridge.post({ type: 'approval.reply', id, decision });
       store.dispatch({ type: 'approval.answered', id });
@@ -40,6 +62,15 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     replyAsk(id, answer) {
       bridge.post({ type: 'ask.reply', id, answer });
       store.dispatch({ type: 'ask.answered', id });
+    },
+    insertCode: (code, language) => void bridge.post({ type: 'insertCode', code, ...(language ? { language } : {}) }),
+    queryFiles(query) {
+      if (query === lastQuery) return;
+      lastQuery = query;
+      bridge.post({ type: 'files.query', query });
+    },
+    endFileQuery() {
+      lastQuery = undefined;
     },
   };
 }

@@ -29,6 +29,7 @@ export function SessionNotices() {
 /** The repeat guard thinks the agent is going in circles. */
 export function LoopBanner() {
   const loop = useChat((s) => s.loop);
+  const running = useChat((s) => s.running);
   const actions = useActions();
   if (!loop) return null;
   return (
@@ -37,6 +38,11 @@ export function LoopBanner() {
       <span>
         Possible loop: <code>{loop.tool}</code> was called {loop.count} times with the same arguments.
       </span>
+      {running ? (
+        <button type="button" className="banner-action" onClick={() => actions.stop()}>
+          Stop the turn
+        </button>
+      ) : null}
       <button type="button" className="icon-button" aria-label="Dismiss" title="Dismiss" onClick={() => actions.dismissLoop()}>
         <Icon name="close" />
       </button>

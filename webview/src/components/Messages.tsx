@@ -1,5 +1,7 @@
 import { memo } from 'react';
+import { useActions, useChat } from '../app/context';
 import { Markdown } from '../markdown/Markdown';
+import { canRetry } from '../state/selectors';
 import type { AssistantItem, ErrorItem, NoticeItem, ToolsLoadedItem, UserItem } from '../state/types';
 import { Icon } from './Icon';
 
@@ -40,11 +42,19 @@ export const ToolsLoadedChip = memo(function ToolsLoadedChip({ item }: { item: T
   );
 });
 
+/** An error; one from the provider in the latest turn offers Retry (the host runs the last prompt again). */
 export const ErrorNote = memo(function ErrorNote({ item }: { item: ErrorItem }) {
+  const retry = useChat((s) => canRetry(s, item.id));
+  const actions = useActions();
   return (
-    <div className="error-note" data-kind="error" role="alert">
+    <div className="error-note" data-kind="error" data-error-kind={item.errorKind} role="alert">
       <Icon name="error" />
-      <span>{item.message}</span>
+      <span className="error-message">{item.message}</span>
+      {retry ? (
+        <button type="button" className="error-retry" onClick={() => actions.retry()}>
+          <Icon name="refresh" /> Retry
+        </button>
+      ) : null}
     </div>
   );
 });

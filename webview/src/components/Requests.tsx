@@ -20,21 +20,33 @@ export function PendingRequests() {
   );
 }
 
+/** What a tool wants to do, in full (a whole command, a path), why it asks, and the three answers. */
 function ApprovalCard({ request }: { request: ApprovalRequest }) {
   const actions = useActions();
   return (
-    <div className="request-card" data-kind="approval" role="group" aria-label={`Approve ${request.tool}`}>
+    <div className="request-card" data-kind="approval" data-tool={request.tool} role="group" aria-label={`Approve ${request.tool}`}>
       <div className="request-title">
-        <Icon name="shield" /> <b>{request.tool}</b> wants to: {request.summary}
+        <Icon name="shield" /> <b>{request.tool}</b> wants to:
       </div>
-      {request.reason ? <div className="request-reason">{request.reason}</div> : null}
+      <pre className="request-summary">{request.summary}</pre>
+      {request.reason ? (
+        <div className="request-reason" data-kind="approval-reason">
+          <Icon name="warning" /> {request.reason}
+        </div>
+      ) : null}
       <div className="request-buttons">
         <button type="button" className="primary" onClick={() => actions.replyApproval(request.id, 'allow')}>
           Allow once
         </button>
-        <button type="button" onClick={() => actions.replyApproval(request.id, 'allowAlways')}>
-          Always allow {request.tool}
-        </button>
+        {request.alwaysAsk ? null : (
+          <button
+            type="button"
+            title={`Run ${request.tool} without asking again in this window`}
+            onClick={() => actions.replyApproval(request.id, 'allowAlways')}
+          >
+            Always allow this tool
+          </button>
+        )}
         <button type="button" onClick={() => actions.replyApproval(request.id, 'deny')}>
           Deny
         </button>
@@ -43,36 +55,37 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
   );
 }
 
+/** ask_user: pick one of the offered answers or type another. */
 function AskCard({ request }: { request: AskRequest }) {
   const actions = useActions();
   const [answer, setAnswer] = useState('');
+  const choices = request.choices ?? [];
   return (
     <div className="request-card" data-kind="ask" role="group" aria-label="Question from Snowpea">
       <div className="request-title">
         <Icon name="question" /> {request.question}
       </div>
-      {request.choices?.length ? (
+      {choices.length ? (
         <div className="request-buttons">
-          {request.choices.map((c) => (
+          {choices.map((c) => (
             <button type="button" key={c} onClick={() => actions.replyAsk(request.id, c)}>
               {c}
             </button>
           ))}
         </div>
-      ) : (
-        <form
-          className="request-buttons"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (answer.trim()) actions.replyAsk(request.id, answer.trim());
-          }}
-        >
-          <input aria-label="Answer" value={answer} onChange={(e) => setAnswer(e.target.value)} />
-          <button type="submit" className="primary" disabled={!answer.trim()}>
-            Answer
-          </button>
-        </form>
-      )}
+      ) : null}
+      <form
+        className="request-buttons"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (answer.trim()) actions.replyAsk(request.id, answer.trim());
+        }}
+      >
+        <input aria-label={choices.length ? 'Other answer' : 'Answer'} placeholder={choices.length ? 'Or type another answer' : ''} value={answer} onChange={(e) => setAnswer(e.target.value)} />
+        <button type="submit" className="primary" disabled={!answer.trim()}>
+          Answer
+        </button>
+      </form>
     </div>
   );
 }

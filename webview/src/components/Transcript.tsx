@@ -1,66 +1,63 @@
-import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
 import { useChat } from '../app/context';
+import { estimateRow } from './row-estimate';
 import { TranscriptItemView } from './TranscriptItemView';
+import { useStickToBottom } from './use-stick-to-bottom';
 import { Welcome } from './Welcome';
 import './transcript.css';
 
-/** How close to the bottom (px) still counts as "following the stream". */
-const STICK_THRESHOLD = 40;
+/** Space between rows and around the list (px). */
+const GAP = 8;
+const PADDING = 8;
 
 /**
- * The conversation. Follows new content while the reader is at the bottom and leaves the
- * scroll position alone once they scroll up. (Virtualization for very long chats comes with
- * the full chat UI; items are memoized so a streaming delta re-renders one message.)
+ * The conversation, virtualized: only the rows in and near the viewport are in the DOM, each
+ * measured as it renders (heights vary and change while text streams). Follows new content
+ * while the reader is at the bottom and leaves the scroll position alone once they scroll up.
  */
 export function Transcript() {
   const items = useChat((s) => s.items);
   const scroller = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
-  const stuck = useRef(true);
-  /** Where the last automatic scroll left the view; only scrolling above it unsticks. */
-  const autoTop = useRef(0);
+  const stick = useStickToBottom(scroller);
 
-  // Content grows after commits too (deferred Markdown, fonts), so follow its size, not the items.
-  useEffect(() => {
-    const el = scroller.current;
-    const inner = content.current;
-    if (!el || !inner) return;
-    const follow = () => {
-      if (!stuck.current) return;
-      el.scrollTop = el.scrollHeight;
-      autoTop.current = el.scrollTop;
-    };
-    const observer = new ResizeObserver(follow);
-    observer.observe(inner);
-    follow();
-    return () => observer.disconnect();
-  }, []);
-
-  // Scroll events arrive a frame late, when more content may already have grown the view:
-  // "not at the bottom" alone does not mean the reader left, scrolling up past autoTop does.
-  const onScroll = () => {
-    const el = scroller.current;
-    if (!el) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD) stuck.current = true;
-    else if (el.scrollTop < autoTop.current - 1) stuck.current = false;
-  };
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimateRow(items[i]),
+    getItemKey: (i) => items[i]?.id ?? i,
+    overscan: 8,
+    gap: GAP,
+    paddingStart: PADDING,
+    paddingEnd: PADDING,
+    // Start at the end: a resumed chat opens at its latest message.
+    initialOffset: () => Number.MAX_SAFE_INTEGER,
+    useFlushSync: false,
+  });
 
   return (
-    <div
-      className="transcript"
-      ref={scroller}
-      onScroll={onScroll}
-      // Wheeling up is the reader's intent to leave the bottom, even before the scroll lands.
-      onWheel={(e) => {
-        if (e.deltaY < 0) stuck.current = false;
-      }}
-      role="log"
-      aria-label="Conversation"
-      aria-live="polite"
-    >
-      <div className="transcript-content" ref={content}>
-        {items.length === 0 ? <Welcome /> : items.map((item) => <TranscriptItemView key={item.id} item={item} />)}
-      </div>
+    <div className="transcript" ref={scroller} onScroll={stick.onScroll} onWheel={stick.onWheel} role="log" aria-label="Conversation" aria-live="polite">
+      {items.length === 0 ? (
+        <Welcome />
+      ) : (
+        <div className="transcript-sizer" ref={stick.contentRef} style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index];
+            if (!item) return null;
+            return (
+              <div
+                key={row.key}
+                className="transcript-row"
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                <TranscriptItemView item={item} />
+              </div>
+            );
+          })}
+        </div>
+      )}
     </div>
   );
 }

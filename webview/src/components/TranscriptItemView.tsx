@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { TranscriptItem, TranscriptItemKind } from '../state/types';
 import { AssistantMessage, ErrorNote, Notice, ToolsLoadedChip, UserMessage } from './Messages';
-import { ToolCard } from './ToolCard';
+import { ToolCard } from './tool/ToolCard';
 
 type ItemViews = { [K in TranscriptItemKind]: ComponentType<{ item: Extract<TranscriptItem, { kind: K }> }> };
 

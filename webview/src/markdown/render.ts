@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify';
-import { Marked, type Tokens } from 'marked';
+import { Marked, type Tokens, type TokensList } from 'marked';
 
 /**
  * Model text -> safe HTML. marked renders GitHub-flavoured Markdown; DOMPurify removes
@@ -38,7 +38,12 @@ const SANITIZE = {
   FORBID_ATTR: ['style', 'srcset', 'ping'],
 };
 
-export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  return purify.sanitize(html, SANITIZE);
+/** Markdown -> top-level tokens, with the same options the renderer uses. */
+export function lexMarkdown(source: string): TokensList {
+  return marked.lexer(source);
+}
+
+/** Already-lexed Markdown (a run of top-level tokens) -> safe HTML. */
+export function renderTokens(tokens: TokensList): string {
+  return purify.sanitize(marked.parser(tokens), SANITIZE);
 }

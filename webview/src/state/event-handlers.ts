@@ -1,4 +1,5 @@
 import type { AgentEventMessage, HandlerTable, TurnEndReason } from '../../../extension/protocol';
+import type { HandlerContext } from './context';
 import {
   appendAssistantText,
   appendItem,
@@ -10,60 +11,76 @@ import {
   toolIndex,
   updateTool,
 } from './items';
-import type { ChatState, UserItem } from './types';
+import { mergeMeter } from './meters';
+import type { ChatState, ToolItem, UserItem } from './types';
 
-/** How each agent event changes the chat: one handler per event type, (event, state) -> state. */
-export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, ChatState> = {
-  'turn.start': (e, s) => {
-    const base: ChatState = { ...s, running: true, stopping: false, loop: null, retry: null };
+/** How each agent event changes the chat: one handler per event type, (event, {state, time}) -> state. */
+export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerContext> = {
+  'turn.start': (e, { s }) => {
+    const base: ChatState = { ...s, running: true, stopping: false, loop: null, retry: null, retrying: false };
     const pending = lastIndexWhere(base.items, (i) => i.kind === 'user' && i.pending === true);
     if (pending >= 0) {
       const { pending: _confirmed, ...confirmed } = base.items[pending] as UserItem;
       return replaceItemAt(base, pending, confirmed);
     }
+    // Retry repeats the last prompt, which the transcript shows already.
+    if (s.retrying && lastUserText(s) === e.prompt) return base;
     // A turn this webview did not start (another view, the palette, a replay): show its prompt.
     return e.prompt ? appendItem(base, { kind: 'user', text: e.prompt }) : base;
   },
 
-  'round.start': (_e, s) => (s.retry ? { ...s, retry: null } : s),
+  'round.start': (_e, { s }) => (s.retry ? { ...s, retry: null } : s),
 
-  'text.delta': (e, s) => appendAssistantText(s.retry ? { ...s, retry: null } : s, e.text),
+  'text.delta': (e, { s }) => appendAssistantText(s.retry ? { ...s, retry: null } : s, e.text),
 
-  'tool.call': (e, s) => {
+  'tool.call': (e, { s, at }) => {
     const closed = closeAssistantText(s);
     if (toolIndex(closed, e.callId) >= 0) return updateTool(closed, e.callId, (t) => ({ ...t, tool: e.tool, args: e.args }));
-    return appendItem(closed, { kind: 'tool', callId: e.callId, tool: e.tool, args: e.args, status: 'running', output: '' });
+    return appendItem(closed, { kind: 'tool', callId: e.callId, tool: e.tool, args: e.args, status: 'running', output: '', ...(at ? { startedAt: at } : {}) });
   },
 
-  'tool.output': (e, s) => updateTool(s, e.callId, (t) => ({ ...t, output: capTail(t.output + e.chunk) })),
+  'tool.output': (e, { s }) => updateTool(s, e.callId, (t) => ({ ...t, output: capTail(t.output + e.chunk) })),
 
-  'tool.result': (e, s) => {
-    const status = e.ok ? 'ok' : 'error';
-    const finish = { status, summary: e.summary, ...(e.errorCode !== undefined ? { errorCode: e.errorCode } : {}) } as const;
+  'tool.result': (e, { s, at }) => {
+    const finish: Partial<ToolItem> & Pick<ToolItem, 'status'> = {
+      status: e.ok ? 'ok' : 'error',
+      summary: e.summary,
+      ...(e.errorCode !== undefined ? { errorCode: e.errorCode } : {}),
+      ...(e.result !== undefined ? { result: e.result } : {}),
+      ...(at ? { endedAt: at } : {}),
+    };
     if (toolIndex(s, e.callId) >= 0) return updateTool(s, e.callId, (t) => ({ ...t, ...finish }));
     // The call was announced before this view existed (reload mid-tool): show the result anyway.
     return appendItem(closeAssistantText(s), { kind: 'tool', callId: e.callId, tool: e.tool, args: '', output: '', ...finish });
   },
 
-  'tools.loaded': (e, s) => {
+  'tools.loaded': (e, { s }) => {
     const loadedTools = [...s.loadedTools, ...e.tools.filter((t) => !s.loadedTools.includes(t))];
     return appendItem({ ...s, loadedTools }, { kind: 'tools.loaded', tools: e.tools });
   },
 
-  usage: (e, s) => ({ ...s, usage: { ...e.usage, round: e.round } }),
+  usage: (e, { s }) =>
+    mergeMeter(s, e.round, { promptTokens: e.usage.promptTokens, cachedTokens: e.usage.cachedTokens, completionTokens: e.usage.completionTokens }),
 
-  retry: (e, s) => ({ ...s, retry: { attempt: e.attempt, delayMs: e.delayMs, reason: e.reason } }),
+  retry: (e, { s }) => ({ ...s, retry: { attempt: e.attempt, delayMs: e.delayMs, reason: e.reason } }),
 
-  'loop.suspected': (e, s) => ({ ...s, loop: { tool: e.tool, count: e.count } }),
+  'loop.suspected': (e, { s }) => ({ ...s, loop: { tool: e.tool, count: e.count } }),
 
-  error: (e, s) => appendItem(closeAssistantText(s), { kind: 'error', message: e.message, ...(e.kind ? { errorKind: e.kind } : {}) }),
+  error: (e, { s }) =>
+    appendItem(closeAssistantText(s), { kind: 'error', message: e.message, retryable: true, ...(e.kind ? { errorKind: e.kind } : {}) }),
 
-  'turn.end': (e, s) => {
-    const settled: ChatState = { ...settleItems(s), running: false, stopping: false, retry: null, approvals: [], asks: [] };
+  'turn.end': (e, { s, at }) => {
+    const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [] };
     const note = turnEndNotes[e.reason]?.(e.rounds);
     return note ? appendItem(settled, { kind: 'notice', text: note }) : settled;
   },
 };
+
+function lastUserText(s: ChatState): string | undefined {
+  const i = lastIndexWhere(s.items, (item) => item.kind === 'user');
+  const item = s.items[i];
+  return item?.kind === 'user' ? item.text : undefined;
+}
 
 /** A quiet line for turns that did not simply finish. */
 const turnEndNotes: Partial<Record<TurnEndReason, (rounds: number) => string>> = {

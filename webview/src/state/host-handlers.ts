@@ -1,42 +1,62 @@
 import { dispatch, type HandlerTable, type HostMessage } from '../../../extension/protocol';
+import type { HandlerContext } from './context';
 import { eventHandlers } from './event-handlers';
 import { appendItem, itemsFromTranscript } from './items';
+import { mergeMeter } from './meters';
 import type { ChatState } from './types';
 
-/** How each host message changes the chat: one handler per message type, (msg, state) -> state. */
-export const hostHandlers: HandlerTable<HostMessage, ChatState, ChatState> = {
-  init: (m, s) => {
+/** How each host message changes the chat: one handler per message type, (msg, {state, time}) -> state. */
+export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> = {
+  init: (m, { s }) => {
     const sameSession = s.session?.id === m.sessionId;
     const running = m.running ?? false;
-    const session = { id: m.sessionId, title: m.title, model: m.model, workspaceTrusted: m.workspaceTrusted, setupNeeded: m.setupNeeded };
+    const session = {
+      id: m.sessionId,
+      title: m.title,
+      model: m.model,
+      workspaceTrusted: m.workspaceTrusted,
+      setupNeeded: m.setupNeeded,
+      supportsImages: m.supportsImages ?? true,
+    };
     const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping };
     // Requests the host still waits on are re-sent after init; anything else is stale.
-    const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], retry: null };
+    const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], retry: null, retrying: false };
     if (sameSession) return cleared;
-    return { ...cleared, items: [], loop: null, retry: null, usage: null, approvals: [], asks: [] };
+    return { ...cleared, items: [], loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [] };
   },
 
-  event: (m, s) => {
+  event: (m, ctx) => {
     // Events of another session (a chat replaced by New Chat while still streaming) are stale.
-    if (s.session && m.event.sessionId !== s.session.id) return s;
-    return dispatch(eventHandlers, m.event, s);
+    if (ctx.s.session && m.event.sessionId !== ctx.s.session.id) return ctx.s;
+    return dispatch(eventHandlers, m.event, ctx);
   },
 
-  transcript: (m, s) => {
+  transcript: (m, { s, at }) => {
     if (s.session && m.sessionId !== s.session.id) return s;
-    const { items, nextId } = itemsFromTranscript(m.entries, s.running, s.nextId);
+    const { items, nextId } = itemsFromTranscript(m.entries, s.running, s.nextId, at);
     return { ...s, items, nextId };
   },
 
-  'approval.request': (m, s) => ({
+  'approval.request': (m, { s }) => ({
     ...s,
-    approvals: [...s.approvals.filter((a) => a.id !== m.id), { id: m.id, tool: m.tool, summary: m.summary, ...(m.reason ? { reason: m.reason } : {}) }],
+    approvals: [
+      ...s.approvals.filter((a) => a.id !== m.id),
+      { id: m.id, tool: m.tool, summary: m.summary, ...(m.reason ? { reason: m.reason } : {}), ...(m.alwaysAsk ? { alwaysAsk: true } : {}) },
+    ],
   }),
 
-  'ask.request': (m, s) => ({
+  'ask.request': (m, { s }) => ({
     ...s,
     asks: [...s.asks.filter((a) => a.id !== m.id), { id: m.id, question: m.question, ...(m.choices ? { choices: m.choices } : {}) }],
   }),
 
-  error: (m, s) => appendItem(s, { kind: 'error', message: m.message }),
+  error: (m, { s }) => appendItem(s, { kind: 'error', message: m.message }),
+
+  meter: (m, { s }) => {
+    if (s.session && m.sessionId !== s.session.id) return s;
+    const { type: _type, sessionId: _id, round, ...fields } = m;
+    return mergeMeter(s, round, fields);
+  },
+
+  'files.result': (m, { s }) => ({ ...s, fileResults: { query: m.query, paths: m.paths } }),
 };

@@ -55,13 +55,13 @@ export function capTail(text: string, cap = TOOL_OUTPUT_CAP): string {
   return text.length > cap ? text.slice(text.length - cap) : text;
 }
 
-/** Marks every unfinished tool card and streaming message as finished (turn over). */
-export function settleItems(state: ChatState): ChatState {
+/** Marks every unfinished tool card and streaming message as finished (turn over at `at`). */
+export function settleItems(state: ChatState, at = 0): ChatState {
   let changed = false;
   const items = state.items.map((item): TranscriptItem => {
     if (item.kind === 'tool' && item.status === 'running') {
       changed = true;
-      return { ...item, status: 'stopped' };
+      return { ...item, status: 'stopped', ...(at ? { endedAt: at } : {}) };
     }
     if (item.kind === 'assistant' && item.streaming) {
       changed = true;
@@ -72,8 +72,11 @@ export function settleItems(state: ChatState): ChatState {
   return changed ? { ...state, items } : state;
 }
 
-/** Builds transcript items from a replayed session. */
-export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean, firstId: number): { items: TranscriptItem[]; nextId: number } {
+/**
+ * Builds transcript items from a replayed session. A call still running is timed from `at`
+ * (when the replay arrived): the view cannot know when it really started.
+ */
+export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean, firstId: number, at = 0): { items: TranscriptItem[]; nextId: number } {
   let next = firstId;
   const id = () => `i${next++}`;
   const items = entries.map((e): TranscriptItem => {
@@ -91,6 +94,7 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
       output: '',
       ...(e.result !== undefined ? { result: e.result } : {}),
       ...(e.errorCode !== undefined ? { errorCode: e.errorCode } : {}),
+      ...(status === 'running' && at ? { startedAt: at } : {}),
     };
   });
   return { items, nextId: next };

@@ -1,6 +1,6 @@
 import type { HandlerTable } from '../../../extension/protocol';
-import { appendItem } from './items';
-import type { ChatState, LocalAction } from './types';
+import { appendItem, lastIndexWhere, replaceItemAt } from './items';
+import type { Attachment, ChatState, LocalAction } from './types';
 
 /** What the webview does on its own: one handler per local action, (action, state) -> state. */
 export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
@@ -8,15 +8,45 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
 
   'message.sent': (a, s) =>
     appendItem(
-      { ...s, draft: '', running: true, stopping: false, loop: null },
+      { ...s, draft: '', attachments: [], running: true, stopping: false, loop: null },
       { kind: 'user', text: a.text, pending: true, ...(a.images?.length ? { images: a.images } : {}) },
     ),
 
   'stop.requested': (_a, s) => (s.running ? { ...s, stopping: true } : s),
+
+  'retry.requested': (_a, s) => {
+    if (s.running) return s;
+    // The error is answered: its Retry button goes, the turn shows as running until the host's turn.end.
+    const index = lastIndexWhere(s.items, (i) => i.kind === 'error' && i.retryable === true);
+    const item = s.items[index];
+    const base: ChatState = { ...s, running: true, stopping: false, retrying: true, loop: null };
+    return item?.kind === 'error' ? replaceItemAt(base, index, { ...item, retryable: false }) : base;
+  },
+
+  'tool.toggle': (a, s) => {
+    const index = s.items.findIndex((i) => i.id === a.id);
+    const item = s.items[index];
+    return item?.kind === 'tool' ? replaceItemAt(s, index, { ...item, expanded: !item.expanded }) : s;
+  },
 
   'loop.dismissed': (_a, s) => ({ ...s, loop: null }),
 
   'approval.answered': (a, s) => ({ ...s, approvals: s.approvals.filter((r) => r.id !== a.id) }),
 
   'ask.answered': (a, s) => ({ ...s, asks: s.asks.filter((r) => r.id !== a.id) }),
+
+  'attachment.add': (a, s) => ({ ...s, attachments: [...s.attachments, { id: a.id, name: a.name, size: a.size, status: 'processing' }] }),
+
+  // Removed while it was being prepared: the late result is dropped.
+  'attachment.done': (a, s) => replaceAttachment(s, a.result.id, () => a.result),
+
+  'attachment.remove': (a, s) => ({ ...s, attachments: s.attachments.filter((x) => x.id !== a.id) }),
 };
+
+function replaceAttachment(s: ChatState, id: string, make: (old: Attachment) => Attachment): ChatState {
+  const index = s.attachments.findIndex((x) => x.id === id);
+  if (index < 0) return s;
+  const attachments = s.attachments.slice();
+  attachments[index] = make(attachments[index] as Attachment);
+  return { ...s, attachments };
+}

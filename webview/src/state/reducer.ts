@@ -4,7 +4,7 @@ import { localHandlers } from './local-handlers';
 import type { ChatAction, ChatState } from './types';
 
 const actionHandlers: HandlerTable<ChatAction, ChatState, ChatState> = {
-  host: (a, s) => dispatch(hostHandlers, a.msg, s),
+  host: (a, s) => dispatch(hostHandlers, a.msg, { s, at: a.at ?? 0 }),
   ...localHandlers,
 };
 

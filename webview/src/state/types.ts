@@ -1,4 +1,4 @@
-import type { HostMessage, ImageMeta, UsageMessage } from '../../../extension/protocol';
+import type { HostMessage, ImageMeta, OutgoingImage } from '../../../extension/protocol';
 
 /** What the chat shows. Everything here can be rebuilt from the host (init + transcript + events). */
 
@@ -34,8 +34,13 @@ export interface ToolItem {
   errorCode?: string;
   /** The tail of streamed output while running (capped). */
   output: string;
-  /** The result as the model saw it (from a transcript replay). */
+  /** The result as the model saw it (from a transcript replay, or `tool.result` when the host adds it). */
   result?: string;
+  /** When this view saw the call start and finish (ms since epoch), for the elapsed time. */
+  startedAt?: number;
+  endedAt?: number;
+  /** The reader opened the card to see arguments and result. */
+  expanded?: boolean;
 }
 
 export interface ToolsLoadedItem {
@@ -49,6 +54,8 @@ export interface ErrorItem {
   id: string;
   message: string;
   errorKind?: string;
+  /** An error of the agent's turn (provider, network): the last prompt can be run again. */
+  retryable?: boolean;
 }
 
 /** A quiet line in the transcript, e.g. "Stopped." at a cancelled turn's end. */
@@ -67,6 +74,8 @@ export interface SessionInfo {
   model: string;
   workspaceTrusted: boolean;
   setupNeeded: boolean;
+  /** The model accepts images (absent in init: assumed). */
+  supportsImages: boolean;
 }
 
 export interface ApprovalRequest {
@@ -74,12 +83,45 @@ export interface ApprovalRequest {
   tool: string;
   summary: string;
   reason?: string;
+  alwaysAsk?: boolean;
 }
 
 export interface AskRequest {
   id: string;
   question: string;
   choices?: string[];
+}
+
+/** An image in the composer, before it is sent. */
+export type Attachment = {
+  id: string;
+  /** The file's name as pasted/dropped/picked. */
+  name: string;
+  /** Bytes of the original file. */
+  size: number;
+} & (
+  | { status: 'processing' }
+  | { status: 'error'; error: string }
+  | {
+      status: 'ready';
+      /** What travels: possibly downscaled and re-encoded. */
+      image: OutgoingImage;
+      /** Dimensions of the original, when the image was downscaled. */
+      original?: { width: number; height: number };
+    }
+);
+
+/** The context meter of one round: token counts from `usage`, savings from the host's `meter`. */
+export interface RoundMeter {
+  round: number;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens?: number;
+  contextWindow?: number;
+  prunedChars?: number;
+  prunedResults?: number;
+  deferredTools?: number;
+  deferredTokens?: number;
 }
 
 export const STATE_VERSION = 1;
@@ -95,11 +137,18 @@ export interface ChatState {
   loadedTools: string[];
   loop: { tool: string; count: number } | null;
   retry: { attempt: number; delayMs: number; reason: string } | null;
-  usage: (UsageMessage & { round: number }) | null;
+  /** Context meters of the session's latest rounds, oldest first (capped). */
+  meters: RoundMeter[];
   approvals: ApprovalRequest[];
   asks: AskRequest[];
   /** The composer's text, kept so it survives hide/show. */
   draft: string;
+  /** Images in the composer, in the order they were added. */
+  attachments: Attachment[];
+  /** The latest answer to `files.query` (the `@` popup). */
+  fileResults: { query: string; paths: string[] } | null;
+  /** Retry was pressed: the host's next turn.start repeats the last prompt, which is shown already. */
+  retrying: boolean;
   /** Source of item ids. */
   nextId: number;
 }
@@ -109,8 +158,14 @@ export type LocalAction =
   | { type: 'draft.set'; text: string }
   | { type: 'message.sent'; text: string; images?: ImageMeta[] }
   | { type: 'stop.requested' }
+  | { type: 'retry.requested' }
+  | { type: 'tool.toggle'; id: string }
+  | { type: 'attachment.add'; id: string; name: string; size: number }
+  | { type: 'attachment.done'; id: string; result: Exclude<Attachment, { status: 'processing' }> }
+  | { type: 'attachment.remove'; id: string }
   | { type: 'loop.dismissed' }
   | { type: 'approval.answered'; id: string }
   | { type: 'ask.answered'; id: string };
 
-export type ChatAction = { type: 'host'; msg: HostMessage } | LocalAction;
+/** `at`: when the message arrived (ms since epoch), for elapsed times; the reducer stays pure. */
+export type ChatAction = { type: 'host'; msg: HostMessage; at?: number } | LocalAction;

@@ -14,3 +14,12 @@ export function argsPreview(args: string, max = 120): string {
   text = text.replace(/\s+/g, ' ');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** The arguments for reading: indented JSON when they parse, as sent otherwise. */
+export function prettyArgs(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}

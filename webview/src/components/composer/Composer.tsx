@@ -1,0 +1,134 @@
+import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useActions, useChat } from '../../app/context';
+import { Icon } from '../Icon';
+import { Attachments } from './Attachments';
+import { ComposerStatus, StatusPanelView, type StatusPanel } from './ComposerStatus';
+import { MENTION_LIST_ID, MentionPopup, mentionOptionId } from './MentionPopup';
+import { useMention } from './use-mention';
+import './composer.css';
+
+const hasFiles = (dt: DataTransfer | null) => !!dt && [...dt.types].includes('Files');
+
+/**
+ * The message box: Enter sends, Shift+Enter adds a line; Stop replaces Send while a turn runs.
+ * Images come by paste, drag-drop or the attach button; `@` offers workspace files.
+ */
+export function Composer() {
+  const draft = useChat((s) => s.draft);
+  const running = useChat((s) => s.running);
+  const stopping = useChat((s) => s.stopping);
+  const attachments = useChat((s) => s.attachments);
+  const actions = useActions();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [panel, setPanel] = useState<StatusPanel>(null);
+  const mention = useMention(draft, textarea);
+
+  const preparing = attachments.some((a) => a.status === 'processing');
+  const hasImages = attachments.some((a) => a.status === 'ready');
+  const canSend = !running && !preparing && (draft.trim().length > 0 || hasImages);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mention.onKeyDown(e)) return;
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    actions.send();
+  };
+
+  // Images on the clipboard are attached; text on it (if any) is still pasted as text.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (!files.length) return;
+    if (!e.clipboardData.getData('text/plain')) e.preventDefault();
+    actions.attachFiles(files);
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    if (!hasFiles(e.dataTransfer)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    setDragging(false);
+    if (!e.dataTransfer.files.length) return;
+    e.preventDefault();
+    actions.attachFiles([...e.dataTransfer.files]);
+    textarea.current?.focus();
+  };
+
+  return (
+    <form
+      className="composer"
+      data-dragging={dragging ? 'true' : undefined}
+      onSubmit={(e) => {
+        e.preventDefault();
+        actions.send();
+      }}
+      onDragOver={onDragOver}
+      onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)}
+      onDrop={onDrop}
+    >
+      <StatusPanelView panel={panel} />
+      <Attachments />
+      <div className="composer-field">
+        <MentionPopup state={mention} />
+        <textarea
+          ref={textarea}
+          className="composer-input"
+          aria-label="Message Snowpea"
+          placeholder={running ? 'Snowpea is working…' : 'Ask Snowpea… (@ for files, paste or drop images)'}
+          value={draft}
+          rows={1}
+          aria-autocomplete="list"
+          aria-controls={mention.open ? MENTION_LIST_ID : undefined}
+          aria-activedescendant={mention.open && mention.matches.length ? mentionOptionId(mention.active) : undefined}
+          onChange={(e) => {
+            actions.setDraft(e.target.value);
+            mention.trackCaret(e.target);
+          }}
+          onSelect={(e) => mention.trackCaret(e.currentTarget)}
+          onBlur={() => mention.close()}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          autoFocus
+        />
+      </div>
+      <div className="composer-bar">
+        <button type="button" className="icon-button" aria-label="Attach images" title="Attach images" onClick={() => picker.current?.click()}>
+          <Icon name="file-media" />
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          aria-label="Choose images"
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = '';
+            if (files.length) actions.attachFiles(files);
+          }}
+        />
+        <ComposerStatus panel={panel} onToggle={(p) => setPanel(panel === p ? null : p)} />
+        {running ? (
+          <button type="button" className="icon-button" aria-label="Stop" title="Stop" disabled={stopping} onClick={() => actions.stop()}>
+            <Icon name="debug-stop" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="icon-button primary"
+            aria-label="Send"
+            title={preparing ? 'Preparing images…' : 'Send (Enter)'}
+            disabled={!canSend}
+          >
+            <Icon name="send" />
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import type { FuzzyMatch } from '../../mention/fuzzy';
+import { Icon } from '../Icon';
+import type { MentionPopupState } from './use-mention';
+
+export const MENTION_LIST_ID = 'snowpea-mention-list';
+export const mentionOptionId = (i: number) => `snowpea-mention-${i}`;
+
+/** The path with its matched characters in bold. */
+function highlighted(m: FuzzyMatch): ReactNode[] {
+  const marks = new Set(m.positions);
+  return [...m.path].map((ch, i) => (marks.has(i) ? <b key={i}>{ch}</b> : ch));
+}
+
+/** Workspace files for the `@` being typed; arrows move, Enter/Tab insert, Escape closes. */
+export function MentionPopup({ state }: { state: MentionPopupState }) {
+  if (!state.open) return null;
+  return (
+    <div className="mention-popup" data-kind="mentions">
+      {state.empty ? <div className="mention-empty">No matching files</div> : null}
+      <ul id={MENTION_LIST_ID} role="listbox" aria-label="Workspace files">
+        {state.matches.map((m, i) => (
+          <li
+            key={m.path}
+            id={mentionOptionId(i)}
+            role="option"
+            aria-selected={i === state.active}
+            className={i === state.active ? 'active' : undefined}
+            // mousedown, not click: the textarea keeps focus and its caret.
+            onMouseDown={(e) => {
+              e.preventDefault();
+              state.choose(m.path);
+            }}
+            onMouseEnter={() => state.setActive(i)}
+          >
+            <Icon name="file" /> <span className="mention-path">{highlighted(m)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

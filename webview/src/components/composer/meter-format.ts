@@ -1,0 +1,39 @@
+import type { RoundMeter } from '../../state/types';
+
+/** `812`, `12.4k`, `1.2M` */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function cachedPercent(m: RoundMeter): number {
+  return m.promptTokens > 0 ? Math.round((m.cachedTokens / m.promptTokens) * 100) : 0;
+}
+
+/** The compact parts of one round's meter, in display order; absent savings are left out. */
+export function meterParts(m: RoundMeter): string[] {
+  const parts = [`${formatTokens(m.promptTokens)} in`, `${cachedPercent(m)}% cached`];
+  if (m.contextWindow) parts[0] += ` of ${formatTokens(m.contextWindow)}`;
+  if (m.prunedChars) parts.push(`${formatTokens(m.prunedChars)} chars pruned`);
+  if (m.deferredTools) parts.push(`${m.deferredTools} tools deferred`);
+  return parts;
+}
+
+/** The tooltip / details line of one round, every number spelled out. */
+export function meterDetails(m: RoundMeter): string {
+  const lines = [
+    `Round ${m.round}: ${m.promptTokens.toLocaleString('en-US')} input tokens, ${m.cachedTokens.toLocaleString('en-US')} from the cache (${cachedPercent(m)}%)`,
+  ];
+  if (m.completionTokens !== undefined) lines.push(`${m.completionTokens.toLocaleString('en-US')} output tokens`);
+  if (m.contextWindow) lines.push(`${Math.round((m.promptTokens / m.contextWindow) * 100)}% of the ${formatTokens(m.contextWindow)} context window`);
+  if (m.prunedChars !== undefined) {
+    const results = m.prunedResults !== undefined ? ` in ${m.prunedResults} older tool results` : '';
+    lines.push(`pruning saved ${m.prunedChars.toLocaleString('en-US')} chars${results}`);
+  }
+  if (m.deferredTools !== undefined) {
+    const tokens = m.deferredTokens !== undefined ? ` (~${formatTokens(m.deferredTokens)} tokens of schemas)` : '';
+    lines.push(`${m.deferredTools} deferred tools not sent${tokens}`);
+  }
+  return lines.join('; ');
+}
