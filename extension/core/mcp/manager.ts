@@ -1,0 +1,234 @@
+/**
+ * McpManager: every configured MCP server of a workspace, their tools in ToolRegistries, and the
+ * CLI/host views of them. Servers start lazily (on a call, or when tool_search asks for their
+ * tools); a server whose tool list was never seen starts right away in the background so its
+ * tools can be offered. Tool lists and first-start answers persist in `cacheDir`.
+ */
+import { silentLogger, type Logger } from '../log';
+import type { Disposable, ToolRegistry } from '../tools/registry';
+import { searchTools } from '../tools/tool-search';
+import type { ToolContext, ToolResult } from '../tools/types';
+import type { BackoffOptions } from './backoff';
+import { McpCache } from './cache';
+import { McpToolRegistrar } from './registrar';
+import { McpServerHandle } from './server-handle';
+import type { McpServerDef, McpServerStatus } from './types';
+import { describeTarget, resolveServerDef, type InputResolver } from './variables';
+import { errorResult } from '../tools/types';
+
+export interface McpManagerOptions {
+  /** From loadMcpConfig. */
+  servers: McpServerDef[];
+  /** Config problems to show with the server list (loadMcpConfig's). */
+  problems?: string[];
+  /** Where mcp-tools.json and mcp-consent.json live (e.g. ~/.snowpea/mcp or the extension's global storage). */
+  cacheDir: string;
+  workspaceRoot?: string;
+  /** VS Code Workspace Trust; workspace-defined servers do not start when false. Default: trusted. */
+  workspaceTrusted?: () => boolean;
+  /** Asked before the first start of a workspace-defined server; the answer is remembered per definition hash. Absent: such servers do not start. */
+  confirmServer?: (def: McpServerDef) => Promise<boolean>;
+  /** Answers `${input:id}` (VS Code prompts); absent: servers that use inputs report that they cannot start. */
+  resolveInput?: InputResolver;
+  /** Environment for `${env:...}` and the base environment of stdio servers. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Initialize plus the first tool list (default 30 s). */
+  startTimeoutS?: number;
+  restartBackoff?: BackoffOptions;
+  /** Start servers with no cached tool list when attached, so their tools appear (default true). */
+  startUncached?: boolean;
+}
+
+export class McpManager implements Disposable {
+  private readonly handles = new Map<string, McpServerHandle>();
+  private readonly registrars = new Set<McpToolRegistrar>();
+  private readonly listeners = new Set<() => void>();
+  private readonly warming = new Set<Promise<unknown>>();
+  private readonly inputs = new Map<string, Map<string, string>>();
+  readonly problems: string[];
+  readonly cache: McpCache;
+  private disposed = false;
+
+  constructor(private readonly o: McpManagerOptions) {
+    this.problems = [...(o.problems ?? [])];
+    this.cache = new McpCache(o.cacheDir);
+    const env = o.env ?? process.env;
+    for (const def of o.servers) {
+      const inputs = new Map<string, string>();
+      this.inputs.set(def.name, inputs);
+      this.handles.set(
+        def.name,
+        new McpServerHandle({
+          def,
+          cache: this.cache,
+          resolve: (d) => resolveServerDef(d, { workspaceRoot: o.workspaceRoot, env, resolveInput: o.resolveInput }, inputs),
+          baseEnv: env,
+          trusted: () => o.workspaceTrusted?.() ?? true,
+          confirm: o.confirmServer,
+          startTimeoutMs: (o.startTimeoutS ?? 30) * 1000,
+          backoff: o.restartBackoff,
+          logger: o.logger ?? silentLogger,
+          onTools: () => this.syncServer(def.name),
+          onState: () => this.fire(),
+        }),
+      );
+    }
+  }
+
+  /** Each server's state, source, tool count and last error, in configuration order. */
+  servers(): McpServerStatus[] {
+    return [...this.handles.values()].map((h) => ({
+      name: h.def.name,
+      source: h.def.source,
+      transport: h.def.transport,
+      target: describeTarget(h.def),
+      state: h.state,
+      toolCount: h.usable() ? h.tools.length : 0,
+      toolsFrom: h.usable() ? h.toolsFrom : 'none',
+      ...(h.lastError ? { lastError: h.lastError } : {}),
+      restarts: h.restarts,
+    }));
+  }
+
+  /** The process id of a running stdio server (for diagnostics and tests). */
+  pidOf(name: string): number | undefined {
+    return this.handles.get(name)?.pid;
+  }
+
+  /**
+   * Registers every usable server's tools (from the cache now, refreshed when the server runs)
+   * into the registry and keeps them in step; tool_search calls that match a server's tools start it.
+   */
+  attach(registry: ToolRegistry): Disposable {
+    const registrar = new McpToolRegistrar(registry, (server, tool, args, ctx) => this.callTool(server, tool, args, ctx));
+    this.registrars.add(registrar);
+    for (const name of this.handles.keys()) this.syncServer(name, registrar);
+    const sub = registry.onWillInvoke((tool, raw) => {
+      if (tool === 'tool_search') this.warmFor(registrar, raw);
+    });
+    if (this.o.startUncached ?? true) {
+      for (const h of this.handles.values()) if (h.usable() && h.toolsFrom === 'none' && h.state === 'idle') this.warm(h);
+    }
+    return {
+      dispose: () => {
+        sub.dispose();
+        registrar.dispose();
+        this.registrars.delete(registrar);
+      },
+    };
+  }
+
+  /** Resolves when the background starts begun so far have finished (successfully or not). */
+  async ready(): Promise<void> {
+    while (this.warming.size) await Promise.allSettled([...this.warming]);
+  }
+
+  /** Starts a server now (the host's "Start" action); rejects with the reason it cannot start. */
+  async start(name: string): Promise<void> {
+    await this.handle(name).ensureStarted();
+  }
+
+  async restart(name: string): Promise<void> {
+    const h = this.handle(name);
+    await h.stop();
+    await h.ensureStarted();
+  }
+
+  async stop(name: string): Promise<void> {
+    await this.handle(name).stop();
+  }
+
+  /** Forgets the user's answer for a workspace server, so its next start asks again. */
+  forgetConsent(name: string): void {
+    const h = this.handle(name);
+    this.cache.forgetConsent(h.def.hash);
+    if (h.checkAccess()) this.syncServer(name);
+    this.fire();
+  }
+
+  /** Re-checks Workspace Trust and remembered answers (call when trust changes). */
+  refreshAccess(): void {
+    for (const [name, h] of this.handles) if (h.checkAccess()) this.syncServer(name);
+    this.fire();
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const h = this.handles.get(server);
+    if (!h) return errorResult('unavailable', `there is no MCP server named "${server}"`);
+    return h.call(tool, args, ctx);
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** Stops every server (stdio process trees are killed) and removes their tools. */
+  dispose(): void {
+    void this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const r of this.registrars) r.dispose();
+    this.registrars.clear();
+    await Promise.allSettled([...this.handles.values()].map((h) => h.stop(true)));
+    this.listeners.clear();
+  }
+
+  private handle(name: string): McpServerHandle {
+    const h = this.handles.get(name);
+    if (!h) throw new Error(`there is no MCP server named "${name}"`);
+    return h;
+  }
+
+  private syncServer(name: string, only?: McpToolRegistrar): void {
+    const h = this.handles.get(name);
+    if (!h || this.disposed) return;
+    const tools = h.usable() ? h.tools : [];
+    for (const r of only ? [only] : this.registrars) r.sync(name, tools);
+  }
+
+  private warm(h: McpServerHandle): void {
+    if (this.disposed) return;
+    const p = h.ensureStarted().catch(() => undefined);
+    this.warming.add(p);
+    void p.finally(() => this.warming.delete(p));
+  }
+
+  /** tool_search is about to run: start (in the background) the idle servers whose tools it will find. */
+  private warmFor(registrar: McpToolRegistrar, raw: string): void {
+    let query = '';
+    try {
+      query = String((JSON.parse(raw) as { query?: unknown }).query ?? '');
+    } catch {
+      return;
+    }
+    const servers = new Set<string>();
+    if (/^\s*select:/i.test(query)) {
+      for (const n of query.replace(/^\s*select:/i, '').split(',')) {
+        const s = registrar.serverOf(n.trim());
+        if (s) servers.add(s);
+      }
+    } else {
+      const mine = registrar.tools();
+      for (const t of searchTools(mine.map((x) => x.tool), query)) servers.add(mine.find((x) => x.tool === t)!.server);
+    }
+    for (const s of servers) {
+      const h = this.handles.get(s);
+      if (h && h.usable() && (h.state === 'idle' || h.state === 'stopped')) this.warm(h);
+    }
+  }
+
+  private fire(): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        /* the listener's own failure */
+      }
+    }
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * One configured MCP server through its life in a session: its tool list (cached or live), the
+ * trust and first-start checks, a lazy start, calls with a timeout, and restarts with backoff
+ * after a crash or a failed start. A crash or hang never blocks the loop: the call returns an error.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../log';
+import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
+import { Backoff, type BackoffOptions } from './backoff';
+import type { McpCache } from './cache';
+import { connectServer, type McpConnection } from './connect';
+import { toToolResult, type McpCallResult } from './results';
+import type { McpServerDef, McpServerState, McpToolInfo, ResolvedServer } from './types';
+import { McpConfigError } from './variables';
+
+export interface ServerHandleOptions {
+  def: McpServerDef;
+  cache: McpCache;
+  resolve(def: McpServerDef): Promise<ResolvedServer>;
+  baseEnv: NodeJS.ProcessEnv;
+  trusted(): boolean;
+  confirm?(def: McpServerDef): Promise<boolean>;
+  startTimeoutMs: number;
+  backoff?: BackoffOptions;
+  logger: Logger;
+  /** The tool list changed (first start, a refresh, or cleared). */
+  onTools(): void;
+  /** State, error or counts changed. */
+  onState(): void;
+}
+
+/** Thrown by ensureStarted with the tool error code the call should report. */
+export class StartError extends Error {
+  constructor(
+    readonly code: 'unavailable' | 'denied' | 'policy_blocked' | 'failed' | 'timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class McpServerHandle {
+  state: McpServerState = 'idle';
+  lastError?: string;
+  restarts = 0;
+  tools: McpToolInfo[] = [];
+  toolsFrom: 'live' | 'cache' | 'none' = 'none';
+  private conn?: McpConnection;
+  private starting?: Promise<McpConnection>;
+  private everStarted = false;
+  private disposed = false;
+  private readonly backoff: Backoff;
+
+  constructor(private readonly o: ServerHandleOptions) {
+    this.backoff = new Backoff(o.backoff);
+    const cached = o.def.error ? undefined : o.cache.tools(o.def.hash);
+    if (cached) {
+      this.tools = cached;
+      this.toolsFrom = 'cache';
+    }
+    this.checkAccess();
+  }
+
+  get def(): McpServerDef {
+    return this.o.def;
+  }
+
+  get pid(): number | undefined {
+    return this.conn?.pid;
+  }
+
+  /** Re-evaluates trust and consent (the host calls this when Workspace Trust changes); true when the state changed. */
+  checkAccess(): boolean {
+    const before = this.state;
+    const d = this.o.def;
+    if (d.error) {
+      this.state = 'error';
+      this.lastError = d.error;
+    } else if (d.source.workspace && !this.o.trusted()) {
+      this.state = 'blocked';
+      this.lastError = `defined by the workspace (${d.source.label}), which is not trusted`;
+    } else if (d.source.workspace && this.o.cache.consent(d.hash) === false) {
+      this.state = 'declined';
+      this.lastError = 'the user declined to start this server';
+    } else if (before === 'blocked' || before === 'declined') {
+      this.state = 'idle';
+      this.lastError = undefined;
+    }
+    return before !== this.state;
+  }
+
+  /** Whether its tools are offered to the model. */
+  usable(): boolean {
+    return this.state !== 'error' && this.state !== 'blocked' && this.state !== 'declined' && !this.disposed;
+  }
+
+  async ensureStarted(): Promise<McpConnection> {
+    if (this.disposed) throw new StartError('unavailable', `the MCP server "${this.o.def.name}" has been stopped`);
+    if (this.conn) return this.conn;
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(): Promise<McpConnection> {
+    const d = this.o.def;
+    this.checkAccess();
+    if (this.state === 'error') throw new StartError('unavailable', this.lastError!);
+    if (this.state === 'blocked') throw new StartError('policy_blocked', `the MCP server "${d.name}" is ${this.lastError}, so it does not start; ask the user to trust the workspace`);
+    if (d.source.workspace && this.o.cache.consent(d.hash) === undefined) await this.askConsent();
+    if (this.state === 'declined') throw new StartError('denied', `the user declined to start the MCP server "${d.name}" (${d.source.label}); do not use its tools`);
+    const wait = this.backoff.remainingMs();
+    if (wait > this.backoff.maxWaitMs) {
+      throw new StartError('unavailable', `the MCP server "${d.name}" failed ${this.backoff.count} times in a row (last: ${this.lastError}); the next restart is in ${Math.ceil(wait / 1000)} s`);
+    }
+    if (wait > 0) await sleep(wait);
+    if (this.disposed) throw new StartError('unavailable', `the MCP server "${d.name}" has been stopped`);
+    this.setState('starting');
+    try {
+      const resolved = await this.o.resolve(d);
+      let opened: McpConnection | undefined;
+      const conn = await connectServer(resolved, {
+        serverName: d.name,
+        timeoutMs: this.o.startTimeoutMs,
+        baseEnv: this.o.baseEnv,
+        onToolsChanged: (tools) => opened && this.conn === opened && this.setTools(tools),
+        onUnexpectedClose: (why) => opened && this.crashed(opened, why),
+      });
+      opened = conn;
+      if (this.disposed) {
+        await conn.close();
+        throw new StartError('unavailable', `the MCP server "${d.name}" has been stopped`);
+      }
+      if (this.everStarted) this.restarts++;
+      this.everStarted = true;
+      this.conn = conn;
+      this.lastError = undefined;
+      this.setState('running');
+      this.setTools(conn.tools);
+      this.o.logger.info(`MCP server ${d.name} started (${conn.kind}, ${conn.tools.length} tools)`);
+      return conn;
+    } catch (e) {
+      if (e instanceof StartError) throw e;
+      if (e instanceof McpConfigError) {
+        this.lastError = e.message;
+        this.setState('failed');
+        throw new StartError('unavailable', `the MCP server "${d.name}" cannot start: ${e.message}`);
+      }
+      this.backoff.fail();
+      this.lastError = (e as Error).message;
+      this.setState('failed');
+      this.o.logger.warn(`MCP server ${d.name} did not start: ${this.lastError}`);
+      throw new StartError('failed', `the MCP server "${d.name}" did not start: ${this.lastError}`);
+    }
+  }
+
+  private async askConsent(): Promise<void> {
+    const d = this.o.def;
+    let allowed = false;
+    if (!this.o.confirm) {
+      this.lastError = `starting a server defined by the workspace (${d.source.label}) needs the user's confirmation, and there is no way to ask here`;
+      throw new StartError('denied', `the MCP server "${d.name}" was not started: ${this.lastError}`);
+    }
+    try {
+      allowed = await this.o.confirm(d);
+    } catch (e) {
+      throw new StartError('denied', `could not ask the user whether to start the MCP server "${d.name}": ${(e as Error).message}`);
+    }
+    this.o.cache.setConsent(d.hash, d.name, allowed);
+    if (!allowed) {
+      this.checkAccess();
+      this.tools = [];
+      this.toolsFrom = 'none';
+      this.o.onTools();
+      this.o.onState();
+    }
+  }
+
+  private crashed(conn: McpConnection, why: string): void {
+    if (this.conn !== conn) return;
+    this.conn = undefined;
+    this.backoff.fail();
+    this.lastError = `crashed: ${why}`;
+    this.setState('crashed');
+    this.o.logger.warn(`MCP server ${this.o.def.name} ${this.lastError}`);
+    void conn.close();
+  }
+
+  private setTools(tools: McpToolInfo[]): void {
+    this.tools = tools;
+    this.toolsFrom = 'live';
+    try {
+      this.o.cache.setTools(this.o.def.hash, this.o.def.name, tools);
+    } catch (e) {
+      this.o.logger.warn(`MCP tool cache could not be written: ${(e as Error).message}`);
+    }
+    this.o.onTools();
+    this.o.onState();
+  }
+
+  private setState(s: McpServerState): void {
+    this.state = s;
+    this.o.onState();
+  }
+
+  /** Calls a tool; every failure is a ToolResult (never a throw). */
+  async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const name = this.o.def.name;
+    let conn: McpConnection;
+    try {
+      conn = await this.ensureStarted();
+    } catch (e) {
+      return e instanceof StartError ? errorResult(e.code, e.message) : errorResult('failed', (e as Error).message);
+    }
+    const timeoutS = ctx.settings['mcp.callTimeoutS'];
+    try {
+      const r = (await conn.client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutS * 1000, signal: ctx.signal })) as McpCallResult;
+      this.backoff.succeed();
+      return await toToolResult(r, { server: name, tool, ctx });
+    } catch (e) {
+      if (ctx.signal.aborted) return errorResult('cancelled', `${tool} on the MCP server "${name}" was cancelled`);
+      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
+        return errorResult('timeout', `the MCP server "${name}" did not answer ${tool} within ${timeoutS} s (mcp.callTimeoutS); the call was cancelled. The server may be stuck; try something else or ask the user to check it.`);
+      }
+      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || this.conn !== conn) {
+        return errorResult('failed', `the MCP server "${name}" crashed during ${tool} (${conn.whyClosed()}); it will be restarted on the next call`);
+      }
+      const msg = e instanceof McpError ? e.message.replace(/^(MCP error -?\d+: )+/, '') : (e as Error).message;
+      return errorResult('failed', `the MCP server "${name}" returned an error for ${tool}: ${msg}`);
+    }
+  }
+
+  /** Stops the server (kills a stdio server's process tree); it starts again on the next use unless disposed. */
+  async stop(dispose = false): Promise<void> {
+    if (dispose) this.disposed = true;
+    const starting = this.starting;
+    const conn = this.conn;
+    this.conn = undefined;
+    if (conn) await conn.close();
+    if (starting) await starting.then((c) => c.close(), () => undefined);
+    if (this.state === 'running' || this.state === 'starting' || dispose) this.setState('stopped');
+  }
+}
