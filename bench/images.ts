@@ -27,12 +27,16 @@ export interface ImageCaseResult {
   /** The whole process (host + worker) resident set: before the case, and its peak, sampled every 20 ms. */
   processRssBeforeMb: number;
   processPeakRssMb: number;
-  /** Longest stall of the host's event loop while the image was processed. */
+  /** Longest stall of the host's event loop while the image was processed (includes OS scheduling on a loaded machine). */
   hostMaxEventLoopDelayMs: number;
+  /** Time the host's event loop was busy (event loop utilization, active ms) while the image was processed. */
+  hostBusyMs: number;
 }
 
 export interface ImagesBenchResult {
   limits: { maxDimension: number; maxBytes: number };
+  /** Control: the longest event loop stall over 2 s with nothing to do (machine noise). */
+  idleMaxEventLoopDelayMs: number;
   cases: ImageCaseResult[];
 }
 
@@ -63,6 +67,7 @@ async function runCase(name: string, bytes: Buffer, mime: string, size: { width:
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   try {
     const ref = await store.addBytes(bytes, { name, source: 'bench' });
@@ -78,6 +83,7 @@ async function runCase(name: string, bytes: Buffer, mime: string, size: { width:
       processRssBeforeMb: r1(rssBefore / 1048576),
       processPeakRssMb: r1(peakRss / 1048576),
       hostMaxEventLoopDelayMs: r1(loop.max / 1e6),
+      hostBusyMs: Math.round(performance.eventLoopUtilization(elu0).active),
     };
   } finally {
     clearInterval(sampler);
@@ -92,11 +98,14 @@ export async function benchImages(): Promise<ImagesBenchResult> {
     // Both inputs first, so generating them does not weigh on the measured cases.
     const png = bigPng();
     const jpg = await photoJpeg();
-    await new Promise((r) => setTimeout(r, 500));
+    const idle = monitorEventLoopDelay({ resolution: 10 });
+    idle.enable();
+    await new Promise((r) => setTimeout(r, 2000));
+    idle.disable();
     const cases: ImageCaseResult[] = [];
     cases.push(await runCase('png-8000x6000', png, 'image/png', { width: 8000, height: 6000 }, dir));
     cases.push(await runCase('jpeg-12mp', jpg, 'image/jpeg', { width: 4000, height: 3000 }, dir));
-    return { limits: { maxDimension: limits.maxDimension, maxBytes: limits.maxBytes }, cases };
+    return { limits: { maxDimension: limits.maxDimension, maxBytes: limits.maxBytes }, idleMaxEventLoopDelayMs: r1(idle.max / 1e6), cases };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -109,8 +118,9 @@ export function formatImagesBench(r: ImagesBenchResult): string {
       (c) =>
         `${c.name}: ${c.input.width}x${c.input.height} ${mb(c.input.bytes)} -> ${c.output.width}x${c.output.height} ${c.output.mime} ${mb(c.output.bytes)} ` +
         `in ${c.ms} ms; worker peak heap ${c.workerPeakHeapMb} MB + buffers ${c.workerPeakArrayBuffersMb} MB; process RSS ${c.processRssBeforeMb} -> peak ${c.processPeakRssMb} MB; ` +
-        `host event loop max delay ${c.hostMaxEventLoopDelayMs} ms`,
+        `host event loop busy ${c.hostBusyMs} ms, max delay ${c.hostMaxEventLoopDelayMs} ms`,
     )
+    .concat(`(idle control: event loop max delay ${r.idleMaxEventLoopDelayMs} ms with nothing to do)`)
     .join('\n');
 }
 

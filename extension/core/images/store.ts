@@ -81,7 +81,7 @@ export class AttachmentStore {
     const name = cleanName(opts.name);
     const limits = this.opts.limits();
     this.checkSize(name, bytes.length, limits);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const sha256 = await hashInSlices(bytes);
     const id = createHash('sha256').update(`${sha256}|${limits.maxDimension}|${limits.maxBytes}`).digest('hex').slice(0, 24);
     const known = this.index.get(id);
     const rec = known && this.filesExist(known) ? known : await this.storeOnce(id, () => this.store(id, bytes, { ...opts, name }, sha256, limits));
@@ -182,6 +182,17 @@ export class AttachmentStore {
 export function cleanName(name: string): string {
   const one = name.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return (one.length > 200 ? `${one.slice(0, 199)}…` : one) || 'image';
+}
+
+/** sha256 in 1 MB slices with a yield between them, so hashing 20 MB never holds the event loop for long. */
+async function hashInSlices(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  const slice = 1 << 20;
+  for (let o = 0; o < bytes.length; o += slice) {
+    if (o) await new Promise((r) => setImmediate(r));
+    hash.update(bytes.subarray(o, o + slice));
+  }
+  return hash.digest('hex');
 }
 
 async function writeAtomic(file: string, bytes: Uint8Array): Promise<void> {
