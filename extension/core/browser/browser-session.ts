@@ -1,0 +1,234 @@
+/**
+ * One session's browser: a fresh context (its own profile, cookies and storage) behind the
+ * session's pinning proxy, one current page, the console log and the refusals of the URL policy.
+ * Every document request (navigation, frame, popup) is checked again before it leaves.
+ */
+import type { Browser, BrowserContext, Page, Request, Response, Route } from 'playwright-core';
+import { BlockLog } from './block-log';
+import { ConsoleLog } from './console-log';
+import { PinningProxy, POLICY_HEADER, POLICY_REASON_HEADER, type PinningProxyOptions } from './pinning-proxy';
+import { checkTarget, checkUrl, type PolicyOptions, type Resolver } from './url-policy';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+export interface SessionDeps {
+  resolver: Resolver;
+  /** Route the browser through the pinning proxy (false only for a remote CDP browser that cannot reach it). */
+  useProxy: boolean;
+  connect?: PinningProxyOptions['connect'];
+  navigationTimeoutMs: number;
+  actionTimeoutMs: number;
+}
+
+function isMainFrame(req: Request): boolean {
+  try {
+    return req.frame().parentFrame() === null;
+  } catch {
+    return true;
+  }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class BrowserSession {
+  readonly console = new ConsoleLog();
+  readonly blocks = new BlockLog();
+  /** Updated from each tool call's settings and the user's typed text. */
+  policy: PolicyOptions = { privateNetwork: 'allow', typedTexts: [] };
+  private pages: Page[] = [];
+  private context!: BrowserContext;
+  private proxy: PinningProxy | undefined;
+  private readonly pending = new Set<Promise<unknown>>();
+  /** Windows a page announced (Page.windowOpen) that have not arrived as pages yet. */
+  private opening = 0;
+  /** Pages this session itself is creating (not popups). */
+  private ownPages = 0;
+  private readonly pageWaiters = new Set<() => void>();
+  private closed = false;
+
+  private constructor(
+    readonly id: string,
+    readonly browser: Browser,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  static async open(id: string, browser: Browser, deps: SessionDeps, policy: PolicyOptions): Promise<BrowserSession> {
+    const s = new BrowserSession(id, browser, deps);
+    s.policy = policy;
+    try {
+      await s.init();
+    } catch (e) {
+      await s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  private async init(): Promise<void> {
+    if (this.deps.useProxy) {
+      this.proxy = new PinningProxy({
+        decide: (t) => checkTarget(t, this.policy, this.deps.resolver),
+        connect: this.deps.connect,
+        onBlocked: (b) => this.blocks.noteProxyRefusal(`${b.host}:${b.port}`, b.reason),
+      });
+      await this.proxy.start();
+    }
+    this.context = await this.browser.newContext({
+      viewport: VIEWPORT,
+      acceptDownloads: false,
+      proxy: this.proxy ? { server: this.proxy.url } : undefined,
+    });
+    this.context.setDefaultNavigationTimeout(this.deps.navigationTimeoutMs);
+    this.context.setDefaultTimeout(this.deps.actionTimeoutMs);
+    await this.context.route('**/*', (route) => this.track(this.onRoute(route)));
+    this.context.on('page', (p) => {
+      if (this.ownPages > 0) this.ownPages--;
+      else if (this.opening > 0) this.opening--;
+      this.adopt(p);
+      for (const w of [...this.pageWaiters]) w();
+    });
+    this.context.on('response', (r) => this.onResponse(r));
+    this.context.on('requestfailed', (r) => this.onRequestFailed(r));
+    await this.page();
+  }
+
+  get alive(): boolean {
+    return !this.closed && this.browser.isConnected();
+  }
+
+  /** The session's page: the newest open one (a popup, or a tab a link opened); a new one when all were closed. */
+  async page(): Promise<Page> {
+    if (!this.current) {
+      this.ownPages++;
+      this.adopt(await this.context.newPage());
+    }
+    return this.current!;
+  }
+
+  private get current(): Page | undefined {
+    return this.pages.filter((p) => !p.isClosed()).at(-1);
+  }
+
+  /** The current page's url (about:blank before the first navigation). */
+  currentUrl(): string {
+    return this.current?.url() ?? 'about:blank';
+  }
+
+  /** A new tab or popup becomes the session's page, since that is where the click went; closing it returns to the page before. */
+  private adopt(p: Page): void {
+    if (this.pages.includes(p) || p.isClosed()) return;
+    p.on('console', (m) => {
+      const t = m.type();
+      if (t !== 'error' && t !== 'warning') return;
+      const loc = m.location();
+      this.console.add(t, loc?.url ? `${m.text()} (${loc.url}:${loc.lineNumber + 1})` : m.text());
+    });
+    p.on('pageerror', (e) => this.console.add('exception', e.stack?.split('\n').slice(0, 3).join('\n') || e.message));
+    p.once('close', () => {
+      this.pages = this.pages.filter((x) => x !== p);
+    });
+    this.pages.push(p);
+    void this.watchWindowOpens(p);
+  }
+
+  /** Chromium announces a popup or new tab in its opener before the page exists; settle() waits for it. */
+  private async watchWindowOpens(p: Page): Promise<void> {
+    try {
+      const cdp = await this.context.newCDPSession(p);
+      cdp.on('Page.windowOpen', () => void this.opening++);
+      await cdp.send('Page.enable');
+    } catch {
+      /* the page closed already */
+    }
+  }
+
+  private async popupsArrived(timeoutMs: number): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (this.opening > 0 && Date.now() < end) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          this.pageWaiters.delete(done);
+          resolve();
+        };
+        const t = setTimeout(done, Math.max(0, end - Date.now()));
+        this.pageWaiters.add(done);
+      });
+    }
+    this.opening = 0;
+  }
+
+  /**
+   * After a refused navigation the page shows Chromium's error page or the proxy's refusal:
+   * go back to where it was (a popup with nowhere to go back to is closed).
+   */
+  async leaveRefusedPage(blockedUrl: string): Promise<void> {
+    const p = this.current;
+    const stuck = () => !!p && !p.isClosed() && (p.url().startsWith('chrome-error:') || p.url() === blockedUrl);
+    if (!p || !stuck()) return;
+    await p.goBack({ waitUntil: 'domcontentloaded' }).catch(() => null);
+    if (!stuck()) return;
+    if (this.pages.length > 1) await p.close().catch(() => undefined);
+    else await p.goto('about:blank').catch(() => undefined);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  private async onRoute(route: Route): Promise<void> {
+    const req = route.request();
+    if (req.resourceType() !== 'document') return route.fallback().catch(() => undefined);
+    const v = await checkUrl(req.url(), this.policy, this.deps.resolver).catch((e: Error) => ({ allowed: false as const, code: 'policy_blocked' as const, reason: e.message }));
+    if (!v.allowed && v.code === 'policy_blocked') {
+      this.blocks.add(req, req.url(), v.reason, isMainFrame(req));
+      return route.abort('blockedbyclient').catch(() => undefined);
+    }
+    return route.fallback().catch(() => undefined);
+  }
+
+  /** A redirect to a refused address comes back from the proxy as its 403 page. */
+  private onResponse(r: Response): void {
+    const req = r.request();
+    if (req.resourceType() !== 'document' || r.headers()[POLICY_HEADER] !== 'blocked') return;
+    const reason = decodeURIComponent(r.headers()[POLICY_REASON_HEADER] ?? 'refused by the URL policy');
+    this.blocks.add(req, req.url(), reason, isMainFrame(req));
+  }
+
+  /** An https redirect to a refused address fails its tunnel; the proxy noted why. */
+  private onRequestFailed(req: Request): void {
+    if (req.resourceType() !== 'document') return;
+    let hostPort: string;
+    try {
+      const u = new URL(req.url());
+      hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
+    } catch {
+      return;
+    }
+    const reason = this.blocks.proxyReason(hostPort);
+    if (reason && /TUNNEL|PROXY/i.test(req.failure()?.errorText ?? '')) this.blocks.add(req, req.url(), reason, isMainFrame(req));
+  }
+
+  /** Waits until what an action started has settled: policy checks answered, the landing page loaded. */
+  async settle(): Promise<void> {
+    await delay(120);
+    await this.popupsArrived(this.deps.actionTimeoutMs);
+    await this.drain();
+    const p = this.current;
+    if (p && !p.isClosed()) await p.waitForLoadState('load', { timeout: this.deps.navigationTimeoutMs }).catch(() => undefined);
+    await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.context?.close().catch(() => undefined);
+    await this.proxy?.close();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * What every browser tool shares: the session's browser from the context, the URL-policy inputs,
+ * refusals as policy_blocked, error codes for Playwright failures, and the `Console errors:`
+ * block each result ends with.
+ */
+import type { Locator, Page } from 'playwright-core';
+import type { BrowserManager } from '../../browser/browser-manager';
+import type { BrowserSession } from '../../browser/browser-session';
+import { consoleBlock } from '../../browser/console-log';
+import { BrowserUnavailableError, type LaunchSettings } from '../../browser/launcher';
+import { PlaywrightMissingError } from '../../browser/playwright-loader';
+import type { PolicyOptions } from '../../browser/url-policy';
+import { errorResult, type ToolContext, type ToolResult } from '../types';
+
+export function policyOf(ctx: ToolContext): PolicyOptions {
+  return { privateNetwork: ctx.settings['browser.privateNetwork'], typedTexts: ctx.userTexts?.() ?? [] };
+}
+
+export function launchOf(ctx: ToolContext): LaunchSettings {
+  return {
+    executablePath: ctx.settings['browser.executablePath'],
+    headless: ctx.settings['browser.headless'],
+    cdpUrl: ctx.settings['browser.cdpUrl'],
+  };
+}
+
+/** Appends the console errors, warnings and exceptions not reported yet. */
+export function withConsole(r: ToolResult, s: BrowserSession | undefined): ToolResult {
+  const block = s ? consoleBlock(s.console) : '';
+  return block ? { ...r, content: r.content + block } : r;
+}
+
+/**
+ * policy_blocked when the URL policy refused a page's own document (a navigation, redirect, popup)
+ * since `mark`; the page is taken back to where it was first.
+ */
+export async function refusalSince(s: BrowserSession, mark: number, what: string): Promise<ToolResult | undefined> {
+  const b = s.blocks.since(mark).find((x) => x.mainFrame);
+  if (!b) return undefined;
+  await s.leaveRefusedPage(b.url);
+  return errorResult('policy_blocked', `${what} led to ${b.url}, which was not opened: ${b.reason}. The page is at ${s.currentUrl()}.`);
+}
+
+/** One line per frame the policy kept out of the page since `mark`. */
+function frameNotes(s: BrowserSession, mark: number): string {
+  const frames = s.blocks.since(mark).filter((x) => !x.mainFrame);
+  return frames.map((f) => `\nA frame of this page was not loaded (policy_blocked): ${f.url}: ${f.reason}`).join('');
+}
+
+function errorText(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0].replace(/^\w+\.\w+: /, '');
+}
+
+/** Maps a thrown error to a result: timeouts, missing browser, and everything else as `failed`. */
+export function failure(e: unknown, doing: string): ToolResult {
+  if (e instanceof BrowserUnavailableError || e instanceof PlaywrightMissingError) return errorResult('unavailable', e.message);
+  if (e instanceof Error && e.name === 'TimeoutError') return errorResult('timeout', `${doing} timed out: ${errorText(e)}`);
+  return errorResult('failed', `${doing} failed: ${errorText(e)}`);
+}
+
+const NO_PAGE = 'no page is open in this session yet; call browser_navigate with a url first';
+
+export interface PageActionOptions {
+  /** Start the session's browser when it has none (browser_navigate); other tools need an open page. */
+  create: boolean;
+  /** Words for errors ("clicking #buy"). */
+  doing: string;
+}
+
+/**
+ * Runs an action on the session's page. Refusals of the URL policy during the action become
+ * policy_blocked; the result ends with the console block either way.
+ */
+export async function onSessionPage(
+  m: BrowserManager,
+  ctx: ToolContext,
+  o: PageActionOptions,
+  action: (s: BrowserSession, mark: number) => Promise<ToolResult>,
+): Promise<ToolResult> {
+  let s: BrowserSession | undefined;
+  try {
+    s = o.create ? await m.session({ id: ctx.session.id, launch: launchOf(ctx), policy: policyOf(ctx) }) : await m.existing(ctx.session.id);
+  } catch (e) {
+    return failure(e, 'starting the browser');
+  }
+  if (!s) return errorResult('failed', NO_PAGE);
+  s.policy = policyOf(ctx);
+  const mark = s.blocks.mark();
+  let r: ToolResult;
+  try {
+    r = await action(s, mark);
+  } catch (e) {
+    await s.settle().catch(() => undefined);
+    r = (await refusalSince(s, mark, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
+  }
+  if (r.ok) r = { ...r, content: r.content + frameNotes(s, mark) };
+  return withConsole(r, s);
+}
+
+/** The first element matching the selector, waiting up to `timeoutMs` for it to appear; undefined when none does. */
+export async function findElement(page: Page, selector: string, timeoutMs: number): Promise<Locator | undefined> {
+  const el = page.locator(selector).first();
+  await el.waitFor({ state: 'attached', timeout: timeoutMs }).catch((e: Error) => {
+    if (e.name !== 'TimeoutError') throw e;
+  });
+  return (await el.count()) > 0 ? el : undefined;
+}
+
+export function notFound(selector: string): ToolResult {
+  return errorResult('not_found', `no element on the page matches ${selector}; call browser_snapshot to see the page's elements and their selectors`);
+}
