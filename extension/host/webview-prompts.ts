@@ -22,7 +22,7 @@ export class WebviewPrompts implements Approver {
     if (!req.alwaysAsk && (this.alwaysAllowed.has(req.tool) || this.autoApprove().some((a) => a === req.tool || a === req.permission))) return 'allow';
     const id = randomUUID();
     const decision = await this.wait<'allow' | 'allowAlways' | 'deny'>(this.approvals, id, signal, 'deny', () =>
-      this.post({ type: 'approval.request', id, tool: req.tool, summary: req.summary, ...(req.reason ? { reason: req.reason } : {}) }),
+      this.post({ type: 'approval.request', id, tool: req.tool, summary: req.summary, alwaysAsk: req.alwaysAsk, ...(req.reason ? { reason: req.reason } : {}) }),
     );
     if (decision === 'allowAlways' && !req.alwaysAsk) this.alwaysAllowed.add(req.tool);
     return decision === 'deny' ? 'deny' : 'allow';

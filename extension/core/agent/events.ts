@@ -7,7 +7,8 @@ export type AgentEvent =
   | { type: 'text.delta'; sessionId: string; text: string }
   | { type: 'tool.call'; sessionId: string; callId: string; tool: string; args: string }
   | { type: 'tool.output'; sessionId: string; callId: string; chunk: string }
-  | { type: 'tool.result'; sessionId: string; callId: string; tool: string; ok: boolean; summary: string; errorCode?: string }
+  /** `result`: the text as the model saw it (stub, refusal or output), cut to 64 KB for the UI. */
+  | { type: 'tool.result'; sessionId: string; callId: string; tool: string; ok: boolean; summary: string; errorCode?: string; result?: string }
   | { type: 'tools.loaded'; sessionId: string; tools: string[] }
   | { type: 'usage'; sessionId: string; round: number; usage: Usage }
   | { type: 'retry'; sessionId: string; attempt: number; delayMs: number; reason: string }

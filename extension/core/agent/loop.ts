@@ -8,6 +8,9 @@ import type { LoopServices } from './seams';
 import type { Session } from './session';
 import { toWireMessages } from './wire';
 
+/** The UI gets at most this much of a tool result with its event; the transcript keeps all. */
+const UI_RESULT_CHARS = 64 * 1024;
+
 export type TurnEndReason = 'done' | 'cancelled' | 'max_rounds' | 'error';
 
 export interface TurnResult {
@@ -170,6 +173,7 @@ export class AgentLoop {
       ok: result.ok,
       summary: firstLine(result.content),
       ...(result.error ? { errorCode: result.error.code } : {}),
+      result: result.content.length > UI_RESULT_CHARS ? `${result.content.slice(0, UI_RESULT_CHARS)}\n[… ${result.content.length - UI_RESULT_CHARS} more chars]` : result.content,
     });
     return result;
   }
