@@ -17,6 +17,8 @@ import { viewImageTool } from './view-image';
 import { memoryTool } from './memory/memory-tool';
 import { mediaTools } from './media/index';
 import type { AnyTool } from './types';
+import { createBrowserTools } from './browser/index';
+import { sharedBrowserManager } from '../browser/index';
 
 /**
  * The one list every built-in tool is registered through (in the order eager tools are sent).
@@ -42,5 +44,6 @@ export function createBuiltinTools(): AnyTool[] {
     gitCommitTool,
     memoryTool,
     ...mediaTools,
+    ...createBrowserTools(sharedBrowserManager()),
   ] as AnyTool[];
 }

@@ -120,6 +120,11 @@ export interface ToolContext {
   loadTools?(names: string[]): string[];
   /** VS Code Workspace Trust: false runs read tools only. Undefined counts as trusted. */
   workspaceTrusted?: boolean;
+  /**
+   * The text the user typed in this session's conversation (their prompts and answers, not the model's or tools'),
+   * oldest first. The browser URL policy's "typed-only" mode opens loopback and LAN addresses the user typed here.
+   */
+  userTexts?(): string[];
   /** The attachment store (view_image, screenshots, MCP images); absent where images are not kept. */
   attachments?: ToolAttachments;
   /** The API key for model.baseUrl (media tools call the same endpoint); absent or empty for endpoints that need none. */
