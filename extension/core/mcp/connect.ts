@@ -22,6 +22,8 @@ export interface ConnectOptions {
   baseEnv: NodeJS.ProcessEnv;
   /** The server said its tools changed, and here is the new list. */
   onToolsChanged?(tools: McpToolInfo[]): void;
+  /** A stdio server's process started (before it has answered anything). */
+  onSpawn?(pid: number): void;
   /** The connection ended without close() (a crash); `why` names the exit status and stderr. */
   onUnexpectedClose?(why: string): void;
 }
@@ -59,15 +61,15 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<M
   return out;
 }
 
-function makeTransport(r: ResolvedServer, kind: McpTransportKind, baseEnv: NodeJS.ProcessEnv): Transport {
-  if (kind === 'stdio') return new ProcessStdioTransport({ command: r.command!, args: r.args, env: { ...baseEnv, ...r.env }, cwd: r.cwd });
+function makeTransport(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions): Transport {
+  if (kind === 'stdio') return new ProcessStdioTransport({ command: r.command!, args: r.args, env: { ...o.baseEnv, ...r.env }, cwd: r.cwd, onSpawn: o.onSpawn });
   const url = new URL(r.url!);
   const requestInit = { headers: r.headers };
   return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
 }
 
 async function open(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions): Promise<McpConnection> {
-  const transport = makeTransport(r, kind, o.baseEnv);
+  const transport = makeTransport(r, kind, o);
   let closing = false;
   let toolsHandler: ((tools: McpToolInfo[]) => void) | undefined;
   const client = new Client(CLIENT_INFO, {

@@ -91,9 +91,10 @@ export class McpManager implements Disposable {
     }));
   }
 
-  /** The process id of a running stdio server (for diagnostics and tests). */
+  /** The process id of a stdio server: the running one, else the last one started (for diagnostics and tests). */
   pidOf(name: string): number | undefined {
-    return this.handles.get(name)?.pid;
+    const h = this.handles.get(name);
+    return h?.pid ?? h?.lastPid;
   }
 
   /**

@@ -47,6 +47,8 @@ export class McpServerHandle {
   restarts = 0;
   tools: McpToolInfo[] = [];
   toolsFrom: 'live' | 'cache' | 'none' = 'none';
+  /** The process id of the last stdio process started (running or not). */
+  lastPid?: number;
   private conn?: McpConnection;
   private starting?: Promise<McpConnection>;
   private everStarted = false;
@@ -124,6 +126,7 @@ export class McpServerHandle {
         serverName: d.name,
         timeoutMs: this.o.startTimeoutMs,
         baseEnv: this.o.baseEnv,
+        onSpawn: (pid) => (this.lastPid = pid),
         onToolsChanged: (tools) => opened && this.conn === opened && this.setTools(tools),
         onUnexpectedClose: (why) => opened && this.crashed(opened, why),
       });

@@ -17,6 +17,8 @@ export interface StdioParams {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Told the process id as soon as the process exists. */
+  onSpawn?(pid: number): void;
 }
 
 export class ProcessStdioTransport implements Transport {
@@ -65,7 +67,10 @@ export class ProcessStdioTransport implements Transport {
         this.onerror?.(err);
         this.finish();
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined) this.params.onSpawn?.(child.pid);
+        resolve();
+      });
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         // A grandchild may hold stdout open after the server exits: the exit itself ends the connection.

@@ -45,7 +45,7 @@ describe('MCP tools in a session (recorded model requests)', function () {
     });
     await h.agent.runTurn(h.agent.newSession(), 'use the fixture', new AbortController().signal);
     const [first, second, third] = h.bodies();
-    assert.match(system(first), /^Deferred \(load with tool_search\): .*, mcp:fx \(9\)$/m);
+    assert.match(system(first), /^Deferred \(load with tool_search\): .*, mcp:fx \(10\)$/m);
     assert.ok(!names(first).some((n) => n.startsWith('mcp__')), 'no MCP schema before loading');
     assert.equal(startsAfterSearch, 2, 'tool_search started the server before the tool was called');
     const echo = second.tools.find((t: any) => t.function.name === 'mcp__fx__echo');

@@ -26,7 +26,7 @@ describe('McpManager with a real stdio server', function () {
     await first.manager.ready();
     assert.equal(starts(log), 1);
     const names = reg1.all().map((t) => t.name);
-    assert.deepEqual(names.sort(), ['mcp__fx__crash', 'mcp__fx__echo', 'mcp__fx__env_value', 'mcp__fx__fail', 'mcp__fx__files_read', 'mcp__fx__hang', 'mcp__fx__picture', 'mcp__fx__resource', 'mcp__fx__throws']);
+    assert.deepEqual(names.sort(), ['mcp__fx__crash', 'mcp__fx__echo', 'mcp__fx__env_value', 'mcp__fx__fail', 'mcp__fx__files_read', 'mcp__fx__grow', 'mcp__fx__hang', 'mcp__fx__picture', 'mcp__fx__resource', 'mcp__fx__throws']);
     const echo = reg1.get('mcp__fx__echo')!;
     assert.deepEqual([echo.group, echo.permission, echo.deferred, echo.description], ['mcp:fx', 'exec', true, 'Echo the text back.']);
     assert.deepEqual(reg1.jsonSchemaOf('mcp__fx__echo'), { type: 'object', properties: { text: { type: 'string', description: 'What to echo' } }, required: ['text'] });
@@ -37,13 +37,13 @@ describe('McpManager with a real stdio server', function () {
     const reg2 = new ToolRegistry();
     second.manager.attach(reg2);
     await second.manager.ready();
-    assert.equal(reg2.all().length, 9, 'registered from the cache');
+    assert.equal(reg2.all().length, 10, 'registered from the cache');
     assert.equal(starts(log), 1, 'not started');
     assert.deepEqual(
       (({ state, toolCount, toolsFrom }) => ({ state, toolCount, toolsFrom }))(second.manager.servers()[0]),
-      { state: 'idle', toolCount: 9, toolsFrom: 'cache' },
+      { state: 'idle', toolCount: 10, toolsFrom: 'cache' },
     );
-    assert.match(formatMcpServers(second.manager)[0], /^fx {2}idle \(tools cached\) {2}9 tools {2}setting mcp\.servers \(user settings\) {2}stdio: .*mcp-stdio-server\.ts$/);
+    assert.match(formatMcpServers(second.manager)[0], /^fx {2}idle \(tools cached\) {2}10 tools {2}setting mcp\.servers \(user settings\) {2}stdio: .*mcp-stdio-server\.ts$/);
     const r = await call(reg2, 'mcp__fx__echo', { text: 'hi' });
     assert.equal(r.content, 'echo: hi');
     assert.equal(starts(log), 2, 'started lazily by the call');
@@ -90,6 +90,22 @@ describe('McpManager with a real stdio server', function () {
     const echo = await call(reg, 'mcp__fx__echo', { text: 'ok' }, ctx);
     assert.equal(ctx.asked.at(-1)!.summary, 'fx: echo {"text":"ok"}');
     assert.equal(echo.content, 'echo: ok');
+
+    assert.equal((await call(reg, 'mcp__fx__grow', {}, ctx)).content, 'grew');
+    assert.ok(await eventually(() => reg.has('mcp__fx__grown')), 'a tools/list_changed notification registers the new tool');
+    assert.equal(manager.servers()[0].toolCount, 11);
+  });
+
+  it('a server that never answers initialize fails its start after the start timeout, and is killed', async () => {
+    const { manager } = track(managerFor({ mute: stdioEntry({}, ['--silent']) }, { startTimeoutS: 1 }));
+    manager.attach(new ToolRegistry());
+    await manager.ready();
+    const st = manager.servers()[0];
+    assert.equal(st.state, 'failed');
+    assert.match(st.lastError!, /timed out/i);
+    const pid = manager.pidOf('mute')!;
+    assert.ok(pid > 0);
+    assert.ok(await eventually(() => !processAlive(pid)), 'the silent process was killed');
   });
 
   it('a crash mid-call is an error naming the exit and stderr; the next call restarts the server', async () => {

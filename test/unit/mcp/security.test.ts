@@ -56,7 +56,7 @@ describe('workspace-defined MCP servers: trust and first-start confirmation', fu
     assert.equal(asked.length, 1);
     assert.equal(asked[0].name, 'ws');
     assert.equal(asked[0].source.label, '.mcp.json');
-    assert.equal(reg.all().length, 9);
+    assert.equal(reg.all().length, 10);
     await first.manager.close();
 
     const second = setup({}, { workspace: ws, cacheDir: first.cacheDir, confirmServer: yes });
