@@ -10,6 +10,12 @@ export interface ConsoleLine {
   text: string;
 }
 
+export interface OpenOptions extends PageOptions {
+  sessionId?: string;
+  /** Install Playwright's fake clock at this time before the page loads. */
+  clockAt?: Date;
+}
+
 /** One webview page in Chromium with the fake host: send it host messages, read what it posted. */
 export class ChatPage {
   readonly console: ConsoleLine[] = [];
@@ -24,9 +30,11 @@ export class ChatPage {
     page.on('pageerror', (e) => this.pageErrors.push(e.message));
   }
 
-  static async open(browser: Browser, server: WebviewServer, options: PageOptions & { sessionId?: string } = {}): Promise<ChatPage> {
+  static async open(browser: Browser, server: WebviewServer, options: OpenOptions = {}): Promise<ChatPage> {
     const context = await browser.newContext();
     const page = await context.newPage();
+    // A controllable clock (Date, timers) from the first script on: tests move time instead of waiting.
+    if (options.clockAt) await page.clock.install({ time: options.clockAt });
     const chat = new ChatPage(context, page, options.sessionId ?? 's1');
     await page.goto(server.pageUrl(options));
     await chat.waitForPosted('ready');
@@ -92,6 +100,12 @@ export class ChatPage {
 
   get stopButton(): Locator {
     return this.page.getByRole('button', { name: 'Stop' });
+  }
+
+  /** Clicks into the composer and types at the caret, key by key. */
+  async typeInComposer(text: string): Promise<void> {
+    await this.composer.click();
+    await this.page.keyboard.type(text);
   }
 
   items(kind: string): Locator {

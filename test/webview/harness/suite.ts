@@ -2,15 +2,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './browser';
-import { ChatPage } from './chat-page';
-import { distDir, startRemoteServer, startWebviewServer, type PageOptions, type RemoteServer, type WebviewServer } from './server';
+import { ChatPage, type OpenOptions } from './chat-page';
+import { distDir, startRemoteServer, startWebviewServer, type RemoteServer, type WebviewServer } from './server';
 
 export interface WebviewEnv {
   browser: Browser;
   server: WebviewServer;
   remote: RemoteServer;
   /** Opens the chat page (closed after the test) and waits for its `ready`. */
-  open(options?: PageOptions & { sessionId?: string }): Promise<ChatPage>;
+  open(options?: OpenOptions): Promise<ChatPage>;
 }
 
 export function assertBundleBuilt(): void {
