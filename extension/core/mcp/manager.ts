@@ -7,14 +7,13 @@
 import { silentLogger, type Logger } from '../log';
 import type { Disposable, ToolRegistry } from '../tools/registry';
 import { searchTools } from '../tools/tool-search';
-import type { ToolContext, ToolResult } from '../tools/types';
+import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import type { BackoffOptions } from './backoff';
 import { McpCache } from './cache';
 import { McpToolRegistrar } from './registrar';
 import { McpServerHandle } from './server-handle';
 import type { McpServerDef, McpServerStatus } from './types';
 import { describeTarget, resolveServerDef, type InputResolver } from './variables';
-import { errorResult } from '../tools/types';
 
 export interface McpManagerOptions {
   /** From loadMcpConfig. */

@@ -229,7 +229,12 @@ export class McpServerHandle {
       if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || this.conn !== conn) {
         return errorResult('failed', `the MCP server "${name}" crashed during ${tool} (${conn.whyClosed()}); it will be restarted on the next call`);
       }
-      const msg = e instanceof McpError ? e.message.replace(/^(MCP error -?\d+: )+/, '') : (e as Error).message;
+      if (!(e instanceof McpError)) {
+        // The transport itself failed (an HTTP server went away, a pipe broke): reconnect next time.
+        this.crashed(conn, `the connection failed: ${(e as Error).message}`);
+        return errorResult('failed', `the MCP server "${name}" could not be reached for ${tool} (${(e as Error).message}); it will be reconnected on the next call`);
+      }
+      const msg = e.message.replace(/^(MCP error -?\d+: )+/, '');
       return errorResult('failed', `the MCP server "${name}" returned an error for ${tool}: ${msg}`);
     }
   }

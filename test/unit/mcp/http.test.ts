@@ -29,6 +29,23 @@ describe('MCP servers over HTTP (127.0.0.1)', function () {
     assert.ok(fixture.hits.every((h) => h === 'POST /mcp' || h === 'GET /mcp' || h === 'DELETE /mcp'));
   });
 
+  it('a server that went away is an error, and the next call reconnects', async () => {
+    fixture = await startMcpHttpServer();
+    const port = Number(new URL(fixture.url).port);
+    ({ manager } = managerFor({ web: { type: 'http', url: fixture.url } }));
+    const reg = new ToolRegistry();
+    manager.attach(reg);
+    await manager.ready();
+    const ctx = makeCtx(tempDir());
+    await fixture.close();
+    const down = await reg.invoke('mcp__web__weather', '{"city":"Rome"}', ctx);
+    assert.equal(down.error?.code, 'failed');
+    assert.match(down.content, /the MCP server "web" could not be reached for weather \(.+\); it will be reconnected on the next call/);
+    fixture = await startMcpHttpServer({ port });
+    assert.equal((await reg.invoke('mcp__web__weather', '{"city":"Rome"}', ctx)).content, 'sunny in Rome');
+    assert.equal(manager.servers()[0].restarts, 1);
+  });
+
   it('falls back to SSE when the url does not speak Streamable HTTP', async () => {
     fixture = await startMcpHttpServer({ legacySse: true });
     ({ manager } = managerFor({ old: { url: fixture.url } }));
