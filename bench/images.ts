@@ -31,12 +31,14 @@ export interface ImageCaseResult {
   hostMaxEventLoopDelayMs: number;
   /** Time the host's event loop was busy (event loop utilization, active ms) while the image was processed. */
   hostBusyMs: number;
+  /** The same, less what the watchers and the machine cost at idle over as long (see `idle`). */
+  hostBusyOverIdleMs: number;
 }
 
 export interface ImagesBenchResult {
   limits: { maxDimension: number; maxBytes: number };
-  /** Control: the longest event loop stall over 2 s with nothing to do (machine noise). */
-  idleMaxEventLoopDelayMs: number;
+  /** Control: the same watchers over 2 s with nothing to do (their own cost and the machine's noise). */
+  idle: { maxEventLoopDelayMs: number; busyMsPerSecond: number };
   cases: ImageCaseResult[];
 }
 
@@ -56,12 +58,17 @@ async function photoJpeg(): Promise<Buffer> {
   return img.getBuffer('image/jpeg', { quality: 90 });
 }
 
-async function runCase(name: string, bytes: Buffer, mime: string, size: { width: number; height: number }, dir: string): Promise<ImageCaseResult> {
-  let last: DownscaleResult | undefined;
-  const inner = workerDownscaler();
-  const recording: Downscaler = async (job, signal) => (last = await inner(job, signal));
-  const limits = limitsFromSettings(defaultSettings());
-  const store = new AttachmentStore({ dir: path.join(dir, name), limits: () => limits, downscaler: recording });
+interface HostFigures<T> {
+  value: T;
+  ms: number;
+  busyMs: number;
+  maxDelayMs: number;
+  rssBeforeMb: number;
+  peakRssMb: number;
+}
+
+/** Runs fn while watching the host thread: event loop utilization, its longest stall, and the process RSS. */
+async function watchHost<T>(fn: () => Promise<T>): Promise<HostFigures<T>> {
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
@@ -70,25 +77,42 @@ async function runCase(name: string, bytes: Buffer, mime: string, size: { width:
   const elu0 = performance.eventLoopUtilization();
   const t0 = performance.now();
   try {
-    const ref = await store.addBytes(bytes, { name, source: 'bench' });
-    const ms = performance.now() - t0;
-    const rec = store.get(ref.imageId)!;
+    const value = await fn();
     return {
-      name,
-      input: { ...size, bytes: bytes.length, mime },
-      output: { width: rec.sent.width, height: rec.sent.height, bytes: rec.sent.bytes, mime: rec.sent.mime },
-      ms: Math.round(ms),
-      workerPeakHeapMb: r1(last?.peakHeapMb ?? 0),
-      workerPeakArrayBuffersMb: r1(last?.peakArrayBuffersMb ?? 0),
-      processRssBeforeMb: r1(rssBefore / 1048576),
-      processPeakRssMb: r1(peakRss / 1048576),
-      hostMaxEventLoopDelayMs: r1(loop.max / 1e6),
-      hostBusyMs: Math.round(performance.eventLoopUtilization(elu0).active),
+      value,
+      ms: performance.now() - t0,
+      busyMs: performance.eventLoopUtilization(elu0).active,
+      maxDelayMs: loop.max / 1e6,
+      rssBeforeMb: rssBefore / 1048576,
+      peakRssMb: peakRss / 1048576,
     };
   } finally {
     clearInterval(sampler);
     loop.disable();
   }
+}
+
+async function runCase(name: string, bytes: Buffer, mime: string, size: { width: number; height: number }, dir: string, idleBusyPerMs: number): Promise<ImageCaseResult> {
+  let last: DownscaleResult | undefined;
+  const inner = workerDownscaler();
+  const recording: Downscaler = async (job, signal) => (last = await inner(job, signal));
+  const limits = limitsFromSettings(defaultSettings());
+  const store = new AttachmentStore({ dir: path.join(dir, name), limits: () => limits, downscaler: recording });
+  const w = await watchHost(() => store.addBytes(bytes, { name, source: 'bench' }));
+  const rec = store.get(w.value.imageId)!;
+  return {
+    name,
+    input: { ...size, bytes: bytes.length, mime },
+    output: { width: rec.sent.width, height: rec.sent.height, bytes: rec.sent.bytes, mime: rec.sent.mime },
+    ms: Math.round(w.ms),
+    workerPeakHeapMb: r1(last?.peakHeapMb ?? 0),
+    workerPeakArrayBuffersMb: r1(last?.peakArrayBuffersMb ?? 0),
+    processRssBeforeMb: r1(w.rssBeforeMb),
+    processPeakRssMb: r1(w.peakRssMb),
+    hostMaxEventLoopDelayMs: r1(w.maxDelayMs),
+    hostBusyMs: Math.round(w.busyMs),
+    hostBusyOverIdleMs: Math.max(0, Math.round(w.busyMs - idleBusyPerMs * w.ms)),
+  };
 }
 
 export async function benchImages(): Promise<ImagesBenchResult> {
@@ -98,14 +122,17 @@ export async function benchImages(): Promise<ImagesBenchResult> {
     // Both inputs first, so generating them does not weigh on the measured cases.
     const png = bigPng();
     const jpg = await photoJpeg();
-    const idle = monitorEventLoopDelay({ resolution: 10 });
-    idle.enable();
-    await new Promise((r) => setTimeout(r, 2000));
-    idle.disable();
+    // Control: the same watchers for 2 s with nothing to do (their own cost and the machine's noise).
+    const idle = await watchHost(() => new Promise((r) => setTimeout(r, 2000)));
+    const idleBusyPerMs = idle.busyMs / idle.ms;
     const cases: ImageCaseResult[] = [];
-    cases.push(await runCase('png-8000x6000', png, 'image/png', { width: 8000, height: 6000 }, dir));
-    cases.push(await runCase('jpeg-12mp', jpg, 'image/jpeg', { width: 4000, height: 3000 }, dir));
-    return { limits: { maxDimension: limits.maxDimension, maxBytes: limits.maxBytes }, idleMaxEventLoopDelayMs: r1(idle.max / 1e6), cases };
+    cases.push(await runCase('png-8000x6000', png, 'image/png', { width: 8000, height: 6000 }, dir, idleBusyPerMs));
+    cases.push(await runCase('jpeg-12mp', jpg, 'image/jpeg', { width: 4000, height: 3000 }, dir, idleBusyPerMs));
+    return {
+      limits: { maxDimension: limits.maxDimension, maxBytes: limits.maxBytes },
+      idle: { maxEventLoopDelayMs: r1(idle.maxDelayMs), busyMsPerSecond: r1(idleBusyPerMs * 1000) },
+      cases,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -118,9 +145,9 @@ export function formatImagesBench(r: ImagesBenchResult): string {
       (c) =>
         `${c.name}: ${c.input.width}x${c.input.height} ${mb(c.input.bytes)} -> ${c.output.width}x${c.output.height} ${c.output.mime} ${mb(c.output.bytes)} ` +
         `in ${c.ms} ms; worker peak heap ${c.workerPeakHeapMb} MB + buffers ${c.workerPeakArrayBuffersMb} MB; process RSS ${c.processRssBeforeMb} -> peak ${c.processPeakRssMb} MB; ` +
-        `host event loop busy ${c.hostBusyMs} ms, max delay ${c.hostMaxEventLoopDelayMs} ms`,
+        `host event loop busy ${c.hostBusyMs} ms (${c.hostBusyOverIdleMs} ms over idle), max delay ${c.hostMaxEventLoopDelayMs} ms`,
     )
-    .concat(`(idle control: event loop max delay ${r.idleMaxEventLoopDelayMs} ms with nothing to do)`)
+    .concat(`(idle control: event loop busy ${r.idle.busyMsPerSecond} ms/s, max delay ${r.idle.maxEventLoopDelayMs} ms with nothing to do)`)
     .join('\n');
 }
 
