@@ -35,7 +35,9 @@ const rules: StateRule[] = [
   },
 ];
 
+/** Looks at the result the model saw and at the summary line (a live card may have only the summary). */
 export function resultState(item: ToolItem): StateRule | undefined {
-  const text = (item.result ?? item.summary ?? '').trimStart();
-  return rules.find((r) => r.matches(text, item));
+  const texts = [item.result, item.summary].filter((t): t is string => t !== undefined).map((t) => t.trimStart());
+  if (!texts.length) texts.push('');
+  return rules.find((r) => texts.some((t) => r.matches(t, item)));
 }
