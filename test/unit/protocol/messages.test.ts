@@ -52,6 +52,24 @@ describe('protocol: message schemas', () => {
       { type: 'approval.request', id: 'a1', tool: 'write_file', summary: 'write .env', reason: 'protected path' },
       { type: 'ask.request', id: 'q1', question: 'Which?', choices: ['a', 'b'] },
       { type: 'error', message: 'no endpoint' },
+      { type: 'init', sessionId: 's', title: 't', model: 'm', loadedTools: [], workspaceTrusted: true, setupNeeded: false, supportsImages: false },
+      { type: 'approval.request', id: 'a2', tool: 'write_file', summary: 'write .env', reason: 'protected path', alwaysAsk: true },
+      { type: 'meter', sessionId: 's', round: 2, promptTokens: 12400, cachedTokens: 9900 },
+      {
+        type: 'meter',
+        sessionId: 's',
+        round: 3,
+        promptTokens: 12400,
+        cachedTokens: 9900,
+        completionTokens: 40,
+        contextWindow: 128000,
+        prunedChars: 48210,
+        prunedResults: 3,
+        deferredTools: 18,
+        deferredTokens: 5300,
+      },
+      { type: 'files.result', query: 'app', paths: ['src/app.ts', 'docs/my notes.md'] },
+      { type: 'event', event: { type: 'tool.result', sessionId: 's', callId: 'c1', tool: 'read_file', ok: true, summary: 'read a.ts', result: 'line 1' } },
     ];
     for (const m of msgs) {
       const r = parseHostMessage(m);
@@ -67,6 +85,12 @@ describe('protocol: message schemas', () => {
       [{ type: 'event', event: { type: 'text.delta', sessionId: 's', text: 42 } }, /event\.text/],
       [{ type: 'event', event: { type: 'turn.end', sessionId: 's', reason: 'bored', rounds: 1 } }, /event\.reason/],
       [{ type: 'approval.request', id: 'a', tool: 't' }, /summary/],
+      [{ type: 'meter', sessionId: 's', round: 1, promptTokens: -1, cachedTokens: 0 }, /promptTokens/],
+      [{ type: 'meter', sessionId: 's', round: 1, promptTokens: 10, cachedTokens: 0, prunedChars: 1.5 }, /prunedChars/],
+      [{ type: 'meter', sessionId: 's', round: 1, promptTokens: 10 }, /cachedTokens/],
+      [{ type: 'files.result', query: 'a', paths: 'src/a.ts' }, /paths/],
+      [{ type: 'files.result', query: 'a', paths: Array.from({ length: 201 }, (_, i) => `f${i}`) }, /paths/],
+      [{ type: 'init', sessionId: 's', title: 't', model: 'm', loadedTools: [], workspaceTrusted: true, setupNeeded: false, supportsImages: 'yes' }, /supportsImages/],
     ];
     for (const [x, re] of cases) {
       const r = parseHostMessage(x);
@@ -84,6 +108,12 @@ describe('protocol: message schemas', () => {
       { type: 'newChat' },
       { type: 'approval.reply', id: 'a1', decision: 'allowAlways' },
       { type: 'ask.reply', id: 'q1', answer: 'b' },
+      { type: 'retry' },
+      { type: 'insertCode', code: 'const x = 1;', language: 'ts' },
+      { type: 'insertCode', code: 'plain' },
+      { type: 'files.query', query: '' },
+      { type: 'files.query', query: 'src/app' },
+      { type: 'history' },
     ];
     for (const m of msgs) assert.deepEqual(parseWebviewMessage(m), { ok: true, msg: m });
     assert.deepEqual(parseWebviewMessage({ type: 'stop', extra: 1 }), { ok: true, msg: { type: 'stop' } });
@@ -99,6 +129,10 @@ describe('protocol: message schemas', () => {
       { type: 'ask.reply', id: 'q1' },
       { typ: 'ready' },
       { type: 'send' },
+      { type: 'insertCode' },
+      { type: 'insertCode', code: 'x', language: 'x'.repeat(101) },
+      { type: 'files.query' },
+      { type: 'files.query', query: 'x'.repeat(501) },
     ];
     for (const x of bad) assert.equal(parseWebviewMessage(x).ok, false, `accepted ${JSON.stringify(x)}`);
   });
