@@ -44,6 +44,8 @@ export class BrowserSession {
   /** Pages this session itself is creating (not popups). */
   private ownPages = 0;
   private readonly pageWaiters = new Set<() => void>();
+  /** Tool actions on the page run one at a time, in call order. */
+  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   private constructor(
@@ -90,6 +92,13 @@ export class BrowserSession {
     this.context.on('response', (r) => this.onResponse(r));
     this.context.on('requestfailed', (r) => this.onRequestFailed(r));
     await this.page();
+  }
+
+  /** Runs `fn` after every action queued before it has finished. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   get alive(): boolean {
@@ -166,7 +175,7 @@ export class BrowserSession {
     const p = this.current;
     const stuck = () => !!p && !p.isClosed() && (p.url().startsWith('chrome-error:') || p.url() === blockedUrl);
     if (!p || !stuck()) return;
-    await p.goBack({ waitUntil: 'domcontentloaded' }).catch(() => null);
+    await p.goBack({ waitUntil: 'commit' }).catch(() => null);
     if (!stuck()) return;
     if (this.pages.length > 1) await p.close().catch(() => undefined);
     else await p.goto('about:blank').catch(() => undefined);

@@ -171,7 +171,10 @@ export class PinningProxy {
     const up = http.request({ method: req.method, path: `${u.pathname}${u.search}`, headers, createConnection: () => socket });
     up.on('response', (r) => {
       const out: Record<string, string | string[]> = {};
-      for (const [k, val] of Object.entries(r.headers)) if (val !== undefined && !HOP_BY_HOP.has(k)) out[k] = val;
+      for (const [k, val] of Object.entries(r.headers)) {
+        // A site cannot pass its page off as a refusal of the policy.
+        if (val !== undefined && !HOP_BY_HOP.has(k) && k !== POLICY_HEADER && k !== POLICY_REASON_HEADER) out[k] = val;
+      }
       res.writeHead(r.statusCode ?? 502, r.statusMessage, out);
       r.pipe(res);
       r.on('error', () => res.destroy());

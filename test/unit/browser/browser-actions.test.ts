@@ -45,6 +45,9 @@ describe('browser tools in Chromium', function () {
     const missing = await d.call('browser_click', { selector: '#does-not-exist' });
     assert.equal(missing.error?.code, 'not_found');
     assert.match(missing.content, /no element on the page matches #does-not-exist; call browser_snapshot/);
+    const bad = await d.call('browser_click', { selector: 'a[href=' });
+    assert.equal(bad.error?.code, 'invalid_arguments', bad.content);
+    assert.match(bad.content, /the selector is not valid CSS/);
   });
 
   it('a link that opens a new tab continues there', async () => {

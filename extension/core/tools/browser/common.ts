@@ -55,6 +55,9 @@ function errorText(e: unknown): string {
 export function failure(e: unknown, doing: string): ToolResult {
   if (e instanceof BrowserUnavailableError || e instanceof PlaywrightMissingError) return errorResult('unavailable', e.message);
   if (e instanceof Error && e.name === 'TimeoutError') return errorResult('timeout', `${doing} timed out: ${errorText(e)}`);
+  if (e instanceof Error && /not a valid selector|Unexpected token|Unknown engine/i.test(e.message)) {
+    return errorResult('invalid_arguments', `${doing} failed: the selector is not valid CSS (${errorText(e)}); give a CSS selector such as #id, .class or button[type="submit"]`);
+  }
   return errorResult('failed', `${doing} failed: ${errorText(e)}`);
 }
 
@@ -84,17 +87,20 @@ export async function onSessionPage(
     return failure(e, 'starting the browser');
   }
   if (!s) return errorResult('failed', NO_PAGE);
-  s.policy = policyOf(ctx);
-  const mark = s.blocks.mark();
-  let r: ToolResult;
-  try {
-    r = await action(s, mark);
-  } catch (e) {
-    await s.settle().catch(() => undefined);
-    r = (await refusalSince(s, mark, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
-  }
-  if (r.ok) r = { ...r, content: r.content + frameNotes(s, mark) };
-  return withConsole(r, s);
+  const session = s;
+  session.policy = policyOf(ctx);
+  return session.exclusive(async () => {
+    const mark = session.blocks.mark();
+    let r: ToolResult;
+    try {
+      r = await action(session, mark);
+    } catch (e) {
+      await session.settle().catch(() => undefined);
+      r = (await refusalSince(session, mark, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
+    }
+    if (r.ok) r = { ...r, content: r.content + frameNotes(session, mark) };
+    return withConsole(r, session);
+  });
 }
 
 /** The first element matching the selector, waiting up to `timeoutMs` for it to appear; undefined when none does. */
