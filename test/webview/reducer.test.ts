@@ -18,7 +18,20 @@ function run(...actions: Array<ChatAction | EventBody>): ChatState {
   }, chatReducer(initialState(), { type: 'host', msg: init }));
 }
 
-const localTypes = new Set(['draft.set', 'message.sent', 'stop.requested', 'loop.dismissed', 'approval.answered', 'ask.answered', 'host']);
+const localTypes = new Set([
+  'draft.set',
+  'message.sent',
+  'stop.requested',
+  'retry.requested',
+  'tool.toggle',
+  'loop.dismissed',
+  'approval.answered',
+  'ask.answered',
+  'attachment.add',
+  'attachment.done',
+  'attachment.remove',
+  'host',
+]);
 function isEvent(a: ChatAction | EventBody): a is EventBody {
   return !localTypes.has(a.type);
 }

@@ -26,7 +26,7 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
     if (at < 0) return null;
     const previous = positions[positions.length - 1];
     score += 1;
-    if (previous !== undefined && at === previous + 1) score += 3;
+    if (previous !== undefined && at === previous + 1) score += 4;
     if (at === 0 || SEPARATORS.has(p[at - 1] as string)) score += 2;
     if (at >= nameStart) score += 2;
     positions.push(at);

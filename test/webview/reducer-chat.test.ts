@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import type { AgentEventMessage, HostMessage, OutgoingImage } from '../../extension/protocol';
+import { initialState, restoreState } from '../../webview/src/state/initial';
+import { METER_HISTORY } from '../../webview/src/state/meters';
+import { chatReducer } from '../../webview/src/state/reducer';
+import { canRetry } from '../../webview/src/state/selectors';
+import type { ChatAction, ChatState } from '../../webview/src/state/types';
+
+/** The reducer rules added for the full chat (attachments, meters, retry, tool cards), without a browser. */
+
+const init: HostMessage = { type: 'init', sessionId: 's1', title: 't', model: 'm', loadedTools: [], workspaceTrusted: true, setupNeeded: false };
+const event = (e: Record<string, unknown>, at?: number): ChatAction => ({
+  type: 'host',
+  msg: { type: 'event', event: { ...e, sessionId: 's1' } as AgentEventMessage },
+  ...(at !== undefined ? { at } : {}),
+});
+const host = (msg: HostMessage, at?: number): ChatAction => ({ type: 'host', msg, ...(at !== undefined ? { at } : {}) });
+const run = (...actions: ChatAction[]): ChatState => actions.reduce(chatReducer, chatReducer(initialState(), host(init)));
+const image: OutgoingImage = { name: 'a.png', mime: 'image/png', dataBase64: 'iVBORw0KGgo=', width: 2, height: 1 };
+
+describe('webview state: attachments, meters, retry and tool cards', () => {
+  it('keeps attachments in order, drops a late result for a removed one, and clears them on send', () => {
+    let s = run(
+      { type: 'attachment.add', id: 'x1', name: 'a.png', size: 10 },
+      { type: 'attachment.add', id: 'x2', name: 'b.png', size: 20 },
+      { type: 'attachment.done', id: 'x1', result: { id: 'x1', name: 'a.png', size: 10, status: 'ready', image } },
+      { type: 'attachment.remove', id: 'x2' },
+    );
+    const before = s;
+    s = chatReducer(s, { type: 'attachment.done', id: 'x2', result: { id: 'x2', name: 'b.png', size: 20, status: 'error', error: 'late' } });
+    assert.equal(s, before, 'a removed attachment stays removed');
+    assert.deepEqual(
+      s.attachments.map((a) => [a.id, a.status]),
+      [['x1', 'ready']],
+    );
+    s = chatReducer(s, { type: 'message.sent', text: '', images: [{ name: 'a.png', mime: 'image/png', width: 2, height: 1 }] });
+    assert.deepEqual(s.attachments, []);
+    assert.deepEqual(s.items.at(-1), { kind: 'user', id: 'i1', text: '', pending: true, images: [{ name: 'a.png', mime: 'image/png', width: 2, height: 1 }] });
+  });
+
+  it('restores a half-prepared attachment as an error and fills fields an older saved state lacks', () => {
+    const s = run({ type: 'attachment.add', id: 'x1', name: 'a.png', size: 10 });
+    const saved = JSON.parse(JSON.stringify(s));
+    delete saved.meters;
+    delete saved.session.supportsImages;
+    const restored = restoreState(saved);
+    assert.equal(restored.attachments[0]?.status, 'error');
+    assert.match(restored.attachments[0]?.status === 'error' ? restored.attachments[0].error : '', /still being prepared/);
+    assert.deepEqual(restored.meters, []);
+    assert.equal(restored.session?.supportsImages, true);
+    assert.equal(run(host({ ...init, supportsImages: false } as HostMessage)).session?.supportsImages, false);
+  });
+
+  it('merges usage and the host meter of the same round in either order, one entry per round, capped', () => {
+    let s = run(
+      event({ type: 'usage', round: 1, usage: { promptTokens: 100, completionTokens: 5, cachedTokens: 0 } }),
+      host({ type: 'meter', sessionId: 's1', round: 2, promptTokens: 200, cachedTokens: 150, prunedChars: 900 }),
+      event({ type: 'usage', round: 2, usage: { promptTokens: 201, completionTokens: 7, cachedTokens: 150 } }),
+    );
+    assert.deepEqual(s.meters, [
+      { round: 1, promptTokens: 100, cachedTokens: 0, completionTokens: 5 },
+      { round: 2, promptTokens: 201, cachedTokens: 150, prunedChars: 900, completionTokens: 7 },
+    ]);
+    assert.equal(chatReducer(s, host({ type: 'meter', sessionId: 'other', round: 3, promptTokens: 1, cachedTokens: 0 })), s, 'another session');
+    for (let r = 3; r < 3 + METER_HISTORY; r++) s = chatReducer(s, event({ type: 'usage', round: r, usage: { promptTokens: r, completionTokens: 0, cachedTokens: 0 } }));
+    assert.equal(s.meters.length, METER_HISTORY);
+    assert.equal(s.meters.at(-1)?.round, 2 + METER_HISTORY);
+    assert.deepEqual(chatReducer(s, host({ ...init, sessionId: 's2' } as HostMessage)).meters, [], 'a new session starts without meters');
+  });
+
+  it('times tool calls from arrival stamps and keeps the result text the host adds', () => {
+    const s = run(
+      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}' }, 1000),
+      event({ type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'ok', result: 'all output' }, 4500),
+      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}' }, 5000),
+      event({ type: 'turn.end', reason: 'cancelled', rounds: 1 }, 6000),
+    );
+    const [c1, c2] = s.items.filter((i) => i.kind === 'tool');
+    assert.deepEqual([c1?.kind === 'tool' && [c1.startedAt, c1.endedAt, c1.result]], [[1000, 4500, 'all output']]);
+    assert.deepEqual([c2?.kind === 'tool' && [c2.status, c2.startedAt, c2.endedAt]], [['stopped', 5000, 6000]]);
+    const toggled = chatReducer(s, { type: 'tool.toggle', id: c1?.id ?? '' });
+    assert.equal(toggled.items.find((i) => i.id === c1?.id)?.kind === 'tool' && (toggled.items.find((i) => i.id === c1?.id) as { expanded?: boolean }).expanded, true);
+  });
+
+  it('offers retry on the latest turn only, and does not repeat the retried prompt', () => {
+    let s = run(
+      { type: 'message.sent', text: 'explain' },
+      event({ type: 'turn.start', turn: 1, prompt: 'explain' }),
+      event({ type: 'error', message: '503', kind: 'server' }),
+    );
+    const errorId = s.items.at(-1)?.id ?? '';
+    assert.equal(canRetry(s, errorId), false, 'not while running');
+    s = chatReducer(s, event({ type: 'turn.end', reason: 'error', rounds: 1 }));
+    assert.equal(canRetry(s, errorId), true);
+    s = chatReducer(s, { type: 'retry.requested' });
+    assert.equal(s.running, true);
+    assert.equal(canRetry(chatReducer(s, event({ type: 'turn.end', reason: 'error', rounds: 1 })), errorId), false, 'answered once');
+    s = chatReducer(s, event({ type: 'turn.start', turn: 2, prompt: 'explain' }));
+    assert.deepEqual(
+      s.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text),
+      ['explain'],
+    );
+    assert.equal(s.retrying, false);
+    const later = chatReducer(chatReducer(s, event({ type: 'turn.end', reason: 'done', rounds: 1 })), { type: 'message.sent', text: 'next' });
+    assert.equal(canRetry(later, errorId), false, 'a newer prompt came after the error');
+  });
+
+  it('keeps the host files answer and records approvals that always ask', () => {
+    const s = run(
+      host({ type: 'files.result', query: 'ap', paths: ['src/app.ts'] }),
+      host({ type: 'approval.request', id: 'a1', tool: 'write_file', summary: 'write .env', alwaysAsk: true }),
+    );
+    assert.deepEqual(s.fileResults, { query: 'ap', paths: ['src/app.ts'] });
+    assert.deepEqual(s.approvals, [{ id: 'a1', tool: 'write_file', summary: 'write .env', alwaysAsk: true }]);
+    assert.equal(restoreState(JSON.parse(JSON.stringify(s))).fileResults, null, 'a stale answer is not restored');
+  });
+});
