@@ -11,13 +11,28 @@ const outdir = 'dist';
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const versionDefine = { SNOWPEA_VERSION: JSON.stringify(pkg.version) };
 
-/** Copies runtime assets the bundles locate at run time (sql.js wasm, codicons). */
+/** playwright-core is not bundled (it locates its own files at run time): it ships beside the bundles, minus its UI apps and types. */
+function copyPlaywright() {
+  const from = 'node_modules/playwright-core';
+  const to = path.join(outdir, 'node_modules', 'playwright-core');
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.cpSync(from, to, {
+    recursive: true,
+    filter: (src) => {
+      const rel = path.relative(from, src).split(path.sep).join('/');
+      return !(rel === 'lib/vite' || rel.startsWith('lib/vite/') || rel === 'types' || rel.startsWith('types/') || rel.endsWith('.d.ts') || rel.endsWith('.map'));
+    },
+  });
+}
+
+/** Copies runtime assets the bundles locate at run time (sql.js wasm, codicons, playwright-core). */
 function copyAssets() {
   fs.mkdirSync(outdir, { recursive: true });
   fs.copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', path.join(outdir, 'sql-wasm.wasm'));
   const codicons = 'node_modules/@vscode/codicons/dist';
   fs.mkdirSync(path.join(outdir, 'codicons'), { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(codicons, f), path.join(outdir, 'codicons', f));
+  copyPlaywright();
 }
 
 const common = {
@@ -28,8 +43,13 @@ const common = {
   legalComments: 'none',
 };
 
-/** Heavy packages stay out of the main bundles; code loads them lazily on first use. */
-const lazyExternal = ['playwright-core', 'chromium-bidi', 'electron'];
+/**
+ * Heavy packages stay out of the main bundles and load on first use: playwright-core (copied
+ * to dist/node_modules), jimp (its own bundle at dist/node_modules/jimp, used by the image worker
+ * and media_image_transform). `require('jimp')` from dist/*.js resolves there; from source
+ * (tests) it resolves to the real package.
+ */
+const lazyExternal = ['playwright-core', 'chromium-bidi', 'electron', 'jimp'];
 
 const builds = [
   {
@@ -55,6 +75,24 @@ const builds = [
   },
   {
     ...common,
+    entryPoints: { 'image-worker': 'extension/core/images/image-worker.ts' },
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['jimp'],
+  },
+  {
+    ...common,
+    entryPoints: { 'node_modules/jimp/index': 'extension/core/images/jimp-bundle.ts' },
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: false,
+  },
+  {
+    ...common,
     entryPoints: { webview: 'webview/src/main.tsx' },
     outdir,
     platform: 'browser',
@@ -74,6 +112,7 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
   fs.chmodSync(path.join(outdir, 'cli.js'), 0o755);
+  fs.writeFileSync(path.join(outdir, 'node_modules', 'jimp', 'package.json'), JSON.stringify({ name: 'jimp', private: true, main: 'index.js' }) + '\n');
   for (const r of results) {
     for (const [file, info] of Object.entries(r.metafile.outputs)) {
       if (!file.endsWith('.map')) console.log(`  ${file.padEnd(24)} ${(info.bytes / 1024).toFixed(1)} KB`);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { runCommand } from './run';
 import { sessionsCommand } from './sessions';
+import { mcpCommand } from './mcp';
 import { toolsCommand } from './tools';
 
 declare const SNOWPEA_VERSION: string | undefined;
@@ -14,6 +15,7 @@ Usage:
   snowpea sessions export ID [--format json|md]
   snowpea tools list [--json]
   snowpea tools call NAME --args JSON [--json] [--yes]
+  snowpea mcp list [--json]
 
 Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
   --base-url URL      OpenAI-compatible endpoint (default https://api.openai.com/v1)
@@ -57,6 +59,7 @@ const commands: Record<string, (pos: string[], flags: Flags) => Promise<number>>
   },
   sessions: (pos, flags) => sessionsCommand(pos[0], pos[1], flags),
   tools: (pos, flags) => toolsCommand(pos[0], pos[1], flags),
+  mcp: (pos, flags) => mcpCommand(pos[0], flags),
 };
 
 class UsageError extends Error {}

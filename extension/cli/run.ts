@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../core/agent/events';
+import { closeAllBrowsers } from '../core/browser';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 
 export interface RunFlags extends CommonFlags {
@@ -34,7 +35,7 @@ function humanRenderer(): (e: AgentEvent) => void {
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
-  const { agent, store } = await createCliAgent(cwd, flags, log);
+  const { agent, store, mcp } = await createCliAgent(cwd, flags, log);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on('SIGINT', onSigint);
@@ -55,6 +56,6 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
   } finally {
     process.off('SIGINT', onSigint);
     agent.dispose();
-    await store.close();
+    await Promise.all([store.close(), mcp.close(), closeAllBrowsers()]);
   }
 }

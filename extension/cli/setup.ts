@@ -5,13 +5,14 @@ import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import { createOpenAIClient } from '../core/model/openai-client';
 import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
-import { formatIssue, mergeSettings, type SettingsSource } from '../core/settings/load';
+import { formatIssue, mergeSettings, type LoadedSettings, type SettingsSource } from '../core/settings/load';
+import { loadMcpConfig, McpManager } from '../core/mcp';
 import type { Settings } from '../core/settings/schema';
 import { openStateDb, type StateDb } from '../core/store';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
-import { terminalApprover, terminalAskUser } from './terminal';
+import { terminalApprover, terminalAskUser, terminalConfirm } from './terminal';
 
 export interface CommonFlags {
   settings?: string;
@@ -31,6 +32,10 @@ export function stderrLogger(verbose: boolean): Logger {
 
 /** Settings for the CLI: defaults, ~/.snowpea, .snowpea, --settings FILE, then flags and environment. */
 export function cliSettings(cwd: string, flags: CommonFlags, log: Logger): Settings {
+  return cliLoadedSettings(cwd, flags, log).settings;
+}
+
+export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger): LoadedSettings {
   const sources: Array<SettingsSource & { error?: string }> = [...fileSources(cwd)];
   if (flags.settings) {
     const f = readSettingsFile(`--settings ${flags.settings}`, path.resolve(cwd, flags.settings));
@@ -46,7 +51,27 @@ export function cliSettings(cwd: string, flags: CommonFlags, log: Logger): Setti
   const loaded = mergeSettings(sources);
   for (const s of sources) if (s.error) log.warn(s.error);
   for (const i of loaded.issues) log.warn(formatIssue(i));
-  return loaded.settings;
+  return loaded;
+}
+
+/**
+ * MCP servers from .mcp.json, .vscode/mcp.json and mcp.servers, their tools attached to the
+ * registry (from the cache at once, live when a server starts). The CLI trusts the folder it
+ * runs in; a workspace-defined server's first start asks on the terminal (or is skipped
+ * without one, unless --yes).
+ */
+export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegistry, flags: CommonFlags, log: Logger): McpManager {
+  const config = loadMcpConfig({ workspaceRoot: cwd, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'], settingIsWorkspace: /workspace/.test(loaded.origin['mcp.servers']) });
+  const manager = new McpManager({
+    servers: config.servers,
+    problems: config.problems,
+    cacheDir: path.join(snowpeaHome(), 'mcp'),
+    workspaceRoot: cwd,
+    logger: log,
+    confirmServer: async (def) => !!flags.yes || (await terminalConfirm(`Start the MCP server "${def.name}" defined in ${def.source}?`)),
+  });
+  manager.attach(registry);
+  return manager;
 }
 
 /** API key: --api-key, OPENAI_API_KEY, or ~/.snowpea/credentials.json ({"apiKey": "..."}, mode 0600). */
@@ -80,10 +105,12 @@ export interface CliAgent {
   agent: Agent;
   store: StateDb;
   settings: Settings;
+  mcp: McpManager;
 }
 
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger): Promise<CliAgent> {
-  const settings = cliSettings(cwd, flags, log);
+  const loaded = cliLoadedSettings(cwd, flags, log);
+  const settings = loaded.settings;
   const apiKey = cliApiKey(flags, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
@@ -97,11 +124,13 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     log: (level, m) => log[level](m),
   });
   const store = await openCliStore(flags, log);
+  const registry = cliRegistry();
+  const mcp = cliMcp(cwd, loaded, registry, flags, log);
   const agent = new Agent({
     workspaceRoot: cwd,
     settings: () => settings,
     client: () => client,
-    registry: cliRegistry(),
+    registry,
     store,
     fileReader: createDiskFileReader(),
     fileWriter: createDiskFileWriter(),
@@ -109,6 +138,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     askUser: terminalAskUser(),
     logger: log,
     scratchRoot: path.join(snowpeaHome(), 'scratch'),
+    apiKey: () => apiKey,
   });
-  return { agent, store, settings };
+  return { agent, store, settings, mcp };
 }

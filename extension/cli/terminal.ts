@@ -49,3 +49,10 @@ export function terminalAskUser(): ((q: string, choices: string[] | undefined, s
     return choices && Number.isInteger(n) && n >= 1 && n <= choices.length ? choices[n - 1] : answer;
   };
 }
+
+/** A yes/no question on the terminal; false without one. */
+export async function terminalConfirm(question: string): Promise<boolean> {
+  if (!interactive()) return false;
+  const answer = (await ask(`${question} [y/N]: `, new AbortController().signal)).toLowerCase();
+  return answer === 'y' || answer === 'yes';
+}

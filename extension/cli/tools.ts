@@ -5,7 +5,11 @@ import { snowpeaHome } from '../core/settings/files';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
 import { createToolSearchTool } from '../core/tools/tool-search';
 import type { ToolContext } from '../core/tools/types';
-import { cliRegistry, cliSettings, stderrLogger, type CommonFlags } from './setup';
+import { closeAllBrowsers } from '../core/browser';
+import type { Logger } from '../core/log';
+import type { Settings } from '../core/settings/schema';
+import type { ToolRegistry } from '../core/tools/registry';
+import { cliLoadedSettings, cliMcp, cliRegistry, stderrLogger, type CommonFlags } from './setup';
 import { terminalApprover, terminalAskUser } from './terminal';
 
 export interface ToolsFlags extends CommonFlags {
@@ -23,8 +27,23 @@ function registryWithSearch() {
 export async function toolsCommand(sub: string | undefined, name: string | undefined, flags: ToolsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
-  const settings = cliSettings(cwd, flags, log);
+  const loaded = cliLoadedSettings(cwd, flags, log);
+  const settings = loaded.settings;
   const registry = registryWithSearch();
+  const mcp = cliMcp(cwd, loaded, registry, flags, log);
+  try {
+    return await toolsSubcommand(sub, name, flags, { cwd, settings, registry, log });
+  } finally {
+    await Promise.all([mcp.close(), closeAllBrowsers()]);
+  }
+}
+
+async function toolsSubcommand(
+  sub: string | undefined,
+  name: string | undefined,
+  flags: ToolsFlags,
+  { cwd, settings, registry, log }: { cwd: string; settings: Settings; registry: ToolRegistry; log: Logger },
+): Promise<number> {
   if (sub === 'list' || sub === undefined) {
     const rows = registry.listCatalog().map((t) => ({ ...t, deferred: settings['tools.deferred'] ? t.deferred && !settings['tools.eager'].includes(t.name) : false }));
     if (flags.json) {

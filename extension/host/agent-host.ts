@@ -161,7 +161,8 @@ export class AgentHost implements vscode.Disposable {
       askUser: this.prompts.askUser,
       logger: this.log,
       scratchRoot: path.join(this.context.globalStorageUri.fsPath, 'scratch'),
-      workspaceTrusted: this.trusted,
+      workspaceTrusted: () => this.trusted,
+      apiKey: () => this.apiKey,
     });
     const caps = modelCapabilities(this.settings['model.name'], this.settings);
     if (!caps.known) this.log.info(`model ${this.settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window`);

@@ -14,7 +14,7 @@ import { createToolSearchTool } from '../tools/tool-search';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from './emitter';
 import { AgentLoop, type TurnResult } from './loop';
-import type { ContentPart, Message } from './messages';
+import { textOf, type ContentPart, type Message } from './messages';
 import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
 import type { TranscriptSink } from './seams';
@@ -44,7 +44,10 @@ export interface AgentOptions {
   logger: Logger;
   /** Per-session scratch folders (full shell outputs, attachments) go under this. */
   scratchRoot: string;
-  workspaceTrusted?: boolean;
+  /** VS Code Workspace Trust, read at each call (trust can be granted mid-session). */
+  workspaceTrusted?: () => boolean;
+  /** The model endpoint's API key, for tools that call it themselves (media). */
+  apiKey?: () => string | undefined | Promise<string | undefined>;
   extraPromptParts?: (session: Session) => PromptPart[];
   imageResolver?: ImageResolver;
   /** Where images are kept (view_image, pasted images, @path, MCP); default: <scratchRoot>/attachments. */
@@ -237,7 +240,9 @@ export class Agent implements Disposable {
         if (added.length) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
         return added;
       },
-      workspaceTrusted: this.opts.workspaceTrusted,
+      workspaceTrusted: this.opts.workspaceTrusted?.() ?? true,
+      apiKey: this.opts.apiKey,
+      userTexts: () => this.userTexts(session),
       attachments: {
         supportsImages: this.supportsImages(),
         addFile: (p, o) => this.attachments.addFile(p, o),
@@ -245,6 +250,13 @@ export class Agent implements Disposable {
         addBase64: (d, o) => this.attachments.addBase64(d, o),
       },
     };
+  }
+
+  /** What the user typed in this conversation (a subagent's: its root parent's), for the browser's typed-only policy. */
+  private userTexts(session: Session): string[] {
+    let root = session;
+    while (root.parentId && this.live.get(root.parentId)) root = this.live.get(root.parentId)!;
+    return root.messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [textOf(m.content)] : []));
   }
 
   on(listener: (e: AgentEvent) => void): Disposable {

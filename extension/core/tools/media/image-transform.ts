@@ -5,7 +5,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Jimp } from 'jimp';
+import type { Jimp as JimpClass } from 'jimp';
+
+/** jimp is loaded on first use (a 1.5 MB bundle), never at activation. */
+async function loadJimp(): Promise<typeof JimpClass> {
+  // A plain require: from dist/ it resolves to dist/node_modules/jimp (esbuild leaves it external).
+  return (require('jimp') as typeof import('jimp')).Jimp;
+}
 import { z } from 'zod';
 import { readImageHeader } from '../../images/header';
 import { defineTool, errorResult, okResult } from '../types';
@@ -83,9 +89,9 @@ export const mediaImageTransformTool = defineTool({
     }
     if (header?.format === 'webp') return errorResult('failed', `${src.display} is WebP, which media_image_transform cannot decode; use PNG, JPEG, BMP, GIF or TIFF`);
     if (header && header.width * header.height > MAX_PIXELS) return errorResult('too_large', `${src.display} is ${header.width}x${header.height}; media_image_transform handles at most ${MAX_PIXELS / 1e6} megapixels`);
-    let img: Awaited<ReturnType<typeof Jimp.fromBuffer>>;
+    let img: Awaited<ReturnType<typeof JimpClass.fromBuffer>>;
     try {
-      img = await Jimp.fromBuffer(bytes);
+      img = await (await loadJimp()).fromBuffer(bytes);
     } catch (e) {
       return errorResult('failed', `${src.display} could not be decoded as an image (${(e as Error).message})`);
     }
