@@ -7,7 +7,11 @@ import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import { createOpenAIClient } from '../core/model/openai-client';
 import type { ModelClient } from '../core/model/types';
+import type { LoadedSettings } from '../core/settings/load';
 import type { Settings } from '../core/settings/schema';
+import { closeAllBrowsers, closeBrowserSession } from '../core/browser';
+import type { McpManager } from '../core/mcp';
+import { createMcpManager } from './mcp-host';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
@@ -29,6 +33,8 @@ export const API_KEY_SECRET = 'snowpea.apiKey';
 export class AgentHost implements vscode.Disposable {
   readonly registry = new ToolRegistry(createBuiltinTools());
   private settings: Settings;
+  private loaded?: LoadedSettings;
+  private mcp?: McpManager;
   private store?: Promise<StateDb>;
   private agent?: Agent;
   private session?: Session;
@@ -79,8 +85,26 @@ export class AgentHost implements vscode.Disposable {
   private reloadSettings(): Settings {
     const loaded = loadHostSettings(this.workspaceRoot, this.trusted);
     for (const m of loaded.messages) this.log.warn(m);
+    this.loaded = loaded;
     this.settings = loaded.settings;
+    this.mcp?.refreshAccess();
     return this.settings;
+  }
+
+  /** MCP servers of this window, attached to the registry on first use (cached tool lists show at once). */
+  mcpManager(): McpManager {
+    this.mcp ??= createMcpManager({
+      loaded: this.loaded!,
+      workspaceRoot: this.workspaceRoot,
+      cacheDir: path.join(this.context.globalStorageUri.fsPath, 'mcp'),
+      registry: this.registry,
+      log: this.log,
+    });
+    return this.mcp;
+  }
+
+  existingMcpManager(): McpManager | undefined {
+    return this.mcp;
   }
 
   async loadApiKey(): Promise<void> {
@@ -138,6 +162,7 @@ export class AgentHost implements vscode.Disposable {
 
   private async getAgent(): Promise<Agent> {
     if (this.agent) return this.agent;
+    this.mcpManager();
     const store = await this.getStore();
     await this.loadApiKey();
     let client: ModelClient | undefined;
@@ -277,6 +302,7 @@ export class AgentHost implements vscode.Disposable {
 
   async newChat(): Promise<HostMessage[]> {
     this.stop();
+    if (this.session) void closeBrowserSession(this.session.id);
     this.session = undefined;
     this.changeEmitter.fire();
     return this.initMessages();
@@ -286,6 +312,6 @@ export class AgentHost implements vscode.Disposable {
     this.stop();
     for (const d of this.disposables) d.dispose();
     this.agent?.dispose();
-    if (this.store) await (await this.store).close();
+    await Promise.all([this.store ? (await this.store).close() : undefined, this.mcp?.close(), closeAllBrowsers()]);
   }
 }

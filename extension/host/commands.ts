@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { closeAllBrowsers } from '../core/browser';
 import type { AgentHost } from './agent-host';
+import { showMcpServers } from './mcp-host';
 import { API_KEY_SECRET } from './agent-host';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
 import { exportSession, resumeSession, selectModel } from './session-commands';
@@ -33,6 +35,11 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.resumeSession': () => resumeSession(d.host, d.chat),
     'snowpea.exportSession': () => exportSession(d.host),
     'snowpea.selectModel': () => selectModel(d.host),
+    'snowpea.showMcpServers': () => showMcpServers(d.host.mcpManager()),
+    'snowpea.closeBrowser': async () => {
+      await closeAllBrowsers();
+      void vscode.window.showInformationMessage('Snowpea: browser closed.');
+    },
     ...toolCommandTable(d.host),
     'snowpea.setApiKey': async () => {
       const key = await vscode.window.showInputBox({ prompt: 'API key for the OpenAI-compatible endpoint (kept in VS Code SecretStorage)', password: true, ignoreFocusOut: true });

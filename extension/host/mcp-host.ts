@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { formatMcpServers, loadMcpConfig, McpManager, type McpServerDef } from '../core/mcp';
+import type { LoadedSettings } from '../core/settings/load';
+import type { ToolRegistry } from '../core/tools/registry';
+
+function describe(def: McpServerDef): string {
+  return def.command ? [def.command, ...(def.args ?? [])].join(' ') : (def.url ?? '');
+}
+
+/**
+ * MCP servers in VS Code: the first start of a workspace-defined server asks in a modal
+ * (remembered per definition hash), `${input:...}` asks with an input box, Restricted Mode keeps
+ * workspace-defined servers stopped. Tools go into the registry (and the Tools tree) as deferred
+ * `mcp:<server>` groups.
+ */
+export function createMcpManager(opts: { loaded: LoadedSettings; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger }): McpManager {
+  const config = loadMcpConfig({
+    workspaceRoot: opts.workspaceRoot,
+    settingServers: opts.loaded.settings['mcp.servers'],
+    settingOrigin: opts.loaded.origin['mcp.servers'],
+  });
+  for (const p of config.problems) opts.log.warn(`MCP: ${p}`);
+  const manager = new McpManager({
+    servers: config.servers,
+    problems: config.problems,
+    cacheDir: opts.cacheDir,
+    workspaceRoot: opts.workspaceRoot,
+    logger: opts.log,
+    workspaceTrusted: () => vscode.workspace.isTrusted,
+    confirmServer: async (def) => {
+      const start = 'Start Server';
+      const answer = await vscode.window.showWarningMessage(
+        `Snowpea: start the MCP server "${def.name}" defined in ${def.source}?`,
+        { modal: true, detail: `It runs: ${describe(def)}\nIts tools can act for the agent (each call still asks for approval).` },
+        start,
+      );
+      return answer === start;
+    },
+    resolveInput: async (input, def) =>
+      vscode.window.showInputBox({ title: `MCP server ${def.name}`, prompt: input.description ?? input.id, password: !!input.password, value: input.default, ignoreFocusOut: true }),
+  });
+  manager.attach(opts.registry);
+  return manager;
+}
+
+/** Snowpea: Show MCP Servers — state, source, tool count and last error of each server. */
+export async function showMcpServers(manager: McpManager | undefined): Promise<void> {
+  const lines = manager ? formatMcpServers(manager) : ['MCP servers start with the first chat of this window.'];
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: ['# Snowpea MCP servers', '', ...lines].join('\n') + '\n' });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
