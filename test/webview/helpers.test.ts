@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { meterDetails, meterParts, formatTokens } from '../../webview/src/components/composer/meter-format';
-import { formatDuration } from '../../webview/src/components/tool/Elapsed';
+import { formatDuration, formatElapsed } from '../../webview/src/components/tool/duration';
 import { resultState } from '../../webview/src/components/tool/tool-state';
 import { formatBytes, noVisionMarker } from '../../webview/src/images/format';
-import { fitWithin } from '../../webview/src/images/prepare-image';
+import { fitWithin } from '../../webview/src/images/fit';
 import { fuzzyMatch, rankPaths } from '../../webview/src/mention/fuzzy';
 import { insertMention, mentionAt } from '../../webview/src/mention/mention';
 import type { ToolItem } from '../../webview/src/state/types';
@@ -21,6 +21,7 @@ describe('webview helpers', () => {
   it('formats sizes, durations, tokens and the no-vision marker', () => {
     assert.deepEqual([0, 812, 1024, 14540, 21 * 1024 * 1024, 20 * 1024 * 1024 + 1].map(formatBytes), ['0 B', '812 B', '1 KB', '14.2 KB', '21 MB', '20.0 MB']);
     assert.deepEqual([850, 4200, 12_900, 125_000].map(formatDuration), ['850ms', '4.2s', '12s', '2m 05s']);
+    assert.deepEqual([0, 999, 4200, 125_000].map(formatElapsed), ['0s', '0s', '4s', '2m 05s']);
     assert.deepEqual([812, 8200, 12_400, 1_250_000].map(formatTokens), ['812', '8.2k', '12k', '1.3M']);
     assert.equal(noVisionMarker('a.png', 300, 200), '[image: a.png, 300x200, not sent: model has no vision]');
   });

@@ -1,5 +1,6 @@
 import type { OutgoingImage } from '../../../extension/protocol';
 import { blobToBase64, drawScaled, encodeCanvas, hasTransparency } from './canvas';
+import { fitWithin } from './fit';
 import { formatBytes } from './format';
 import { JPEG_QUALITY, MAX_FILE_BYTES, MAX_SEND_BYTES, MAX_SIDE, PASSTHROUGH_TYPES } from './limits';
 
@@ -13,12 +14,6 @@ const ENCODE_ATTEMPTS = 4;
 const OPAQUE_TYPES = new Set(['image/jpeg', 'image/bmp']);
 
 const extensions: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
-
-/** The long side fitted to `max`, aspect kept, never enlarged. */
-export function fitWithin(width: number, height: number, max: number): { width: number; height: number } {
-  const scale = Math.min(1, max / Math.max(width, height));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
 
 /** `shot.bmp` re-encoded as PNG is sent as `shot.png`. */
 function renamed(name: string, mime: string): string {
