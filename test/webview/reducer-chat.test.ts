@@ -115,3 +115,21 @@ describe('webview state: attachments, meters, retry and tool cards', () => {
     assert.equal(restoreState(JSON.parse(JSON.stringify(s))).fileResults, null, 'a stale answer is not restored');
   });
 });
+
+describe('webview state: a replay keeps what the reader opened', () => {
+  it('keeps open tool cards open and the start time of a running call across a transcript replay', () => {
+    const entries = [
+      { role: 'tool' as const, callId: 'c1', tool: 'grep', args: '{}', summary: 'found 2', result: 'a\nb', ok: true },
+      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', summary: 'shell' },
+    ];
+    let s = run(host({ ...init, running: true } as HostMessage), host({ type: 'transcript', sessionId: 's1', entries }, 1000));
+    const c1 = s.items.find((i) => i.kind === 'tool' && i.callId === 'c1');
+    s = chatReducer(s, { type: 'tool.toggle', id: c1?.id ?? '' });
+    s = chatReducer(s, host({ type: 'transcript', sessionId: 's1', entries }, 9000));
+    const tools = s.items.flatMap((i) => (i.kind === 'tool' ? [[i.callId, i.expanded ?? false, i.startedAt ?? null]] : []));
+    assert.deepEqual(tools, [
+      ['c1', true, null],
+      ['c2', false, 1000],
+    ]);
+  });
+});

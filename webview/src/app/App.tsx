@@ -1,3 +1,4 @@
+import { Announcer } from '../components/Announcer';
 import { LoopBanner, RetryStatus, SessionNotices } from '../components/Banners';
 import { Composer } from '../components/composer/Composer';
 import { Header } from '../components/Header';
@@ -15,6 +16,7 @@ export function App() {
       <LoopBanner />
       <RetryStatus />
       <Composer />
+      <Announcer />
     </div>
   );
 }

@@ -15,6 +15,7 @@ const PADDING = 8;
  * The conversation, virtualized: only the rows in and near the viewport are in the DOM, each
  * measured as it renders (heights vary and change while text streams). Follows new content
  * while the reader is at the bottom and leaves the scroll position alone once they scroll up.
+ * Not a live region: rows mount as the reader scrolls, which is not news (see Announcer).
  */
 export function Transcript() {
   const items = useChat((s) => s.items);
@@ -36,7 +37,7 @@ export function Transcript() {
   });
 
   return (
-    <div className="transcript" ref={scroller} onScroll={stick.onScroll} onWheel={stick.onWheel} role="log" aria-label="Conversation" aria-live="polite">
+    <div className="transcript" ref={scroller} onScroll={stick.onScroll} onWheel={stick.onWheel} role="log" aria-label="Conversation" aria-live="off">
       {items.length === 0 ? (
         <Welcome />
       ) : (

@@ -1,7 +1,7 @@
 import { dispatch, type HandlerTable, type HostMessage } from '../../../extension/protocol';
 import type { HandlerContext } from './context';
 import { eventHandlers } from './event-handlers';
-import { appendItem, itemsFromTranscript } from './items';
+import { appendItem, itemsFromTranscript, keepToolViewState } from './items';
 import { mergeMeter } from './meters';
 import type { ChatState } from './types';
 
@@ -34,7 +34,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
   transcript: (m, { s, at }) => {
     if (s.session && m.sessionId !== s.session.id) return s;
     const { items, nextId } = itemsFromTranscript(m.entries, s.running, s.nextId, at);
-    return { ...s, items, nextId };
+    return { ...s, items: keepToolViewState(s.items, items), nextId };
   },
 
   'approval.request': (m, { s }) => ({

@@ -99,3 +99,23 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
   });
   return { items, nextId: next };
 }
+
+/**
+ * A replay rebuilds the items; tool cards the reader had opened stay open, and a running
+ * call keeps the start time this view saw (more exact than the replay's arrival).
+ */
+export function keepToolViewState(before: TranscriptItem[], after: TranscriptItem[]): TranscriptItem[] {
+  const seen = new Map<string, ToolItem>();
+  for (const item of before) if (item.kind === 'tool' && (item.expanded || item.startedAt !== undefined)) seen.set(item.callId, item);
+  if (!seen.size) return after;
+  return after.map((item) => {
+    const old = item.kind === 'tool' ? seen.get(item.callId) : undefined;
+    if (!old || item.kind !== 'tool') return item;
+    return {
+      ...item,
+      ...(old.expanded ? { expanded: true } : {}),
+      ...(old.startedAt !== undefined ? { startedAt: old.startedAt } : {}),
+      ...(old.endedAt !== undefined && item.status !== 'running' ? { endedAt: old.endedAt } : {}),
+    };
+  });
+}

@@ -66,6 +66,10 @@ export function Composer() {
         e.preventDefault();
         actions.send();
       }}
+      onKeyDown={(e) => {
+        // Escape closes an open status panel (the @ popup handles its own Escape first).
+        if (e.key === 'Escape' && panel && !e.defaultPrevented) setPanel(null);
+      }}
       onDragOver={onDragOver}
       onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)}
       onDrop={onDrop}
