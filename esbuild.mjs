@@ -84,7 +84,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { 'node_modules/jimp/index': 'extension/core/images/jimp-bundle.ts' },
+    entryPoints: { 'node_modules/jimp/index': 'extension/lazy/jimp.ts' },
     outdir,
     platform: 'node',
     format: 'cjs',
