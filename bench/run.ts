@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHarness } from '../test/fixtures/agent-harness';
-import { deferredSessionStep, longSessionFiles, longSessionStep, manyDeferredTools } from './scenarios';
+import { deferredSessionStep, delegationFiles, longSessionFiles, longSessionStep, manyDeferredTools } from './scenarios';
 import { median, percentile, requestTokens } from './tokens';
 
 const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false };
@@ -21,6 +21,25 @@ interface SessionFigures {
   /** Rounds whose tool set did not change: share with byte-identical tools block and system prompt. */
   identicalShare: number;
   overheadMs: { median: number; p95: number };
+}
+
+/** Tokens of a delegated explore child's first request, under agents.childContext lean or full. */
+async function childFirstRequest(mode: 'lean' | 'full'): Promise<number> {
+  const h = await createHarness({ settings: { 'agents.childContext': mode }, files: delegationFiles() });
+  try {
+    const isChild = (b: any) => /You have \d+ tool rounds for this task\./.test(b.messages[0].content);
+    h.server.setResponder((b) =>
+      isChild(b)
+        ? { text: 'found it' }
+        : b.messages.some((m: any) => m.role === 'tool')
+          ? { text: 'done' }
+          : { toolCalls: [{ name: 'delegate_task', arguments: JSON.stringify({ task: 'Find where the HTTP server is configured.', agent: 'explore' }) }] },
+    );
+    await h.agent.runTurn(h.agent.newSession(), 'Where is the server configured?', new AbortController().signal);
+    return requestTokens(h.bodies().find(isChild)).total;
+  } finally {
+    await h.close();
+  }
 }
 
 async function runSession(settings: Record<string, unknown>, opts: { files?: Record<string, string>; extraTools?: any[]; step: (round: number) => any }): Promise<SessionFigures> {
@@ -67,6 +86,9 @@ async function main(): Promise<void> {
   const defDefaults = await runSession({}, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
   const defNaive = await runSession(NAIVE, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
 
+  const lean = await childFirstRequest('lean');
+  const full = await childFirstRequest('full');
+
   let store: unknown = null;
   try {
     const { benchStoreFlush } = await import('./store-flush');
@@ -82,6 +104,7 @@ async function main(): Promise<void> {
     ['64 deferred tools: total input tokens', defDefaults.totalTokens, defNaive.totalTokens, pct(defDefaults.totalTokens / defNaive.totalTokens), ''],
     ['byte-identical tools+system, unchanged rounds (60-round)', pct(longDefaults.identicalShare), pct(longNaive.identicalShare), '', '>= 95%'],
     ['byte-identical tools+system, unchanged rounds (deferred)', pct(defDefaults.identicalShare), pct(defNaive.identicalShare), '', '>= 95%'],
+    ['delegated explore child: first request tokens (lean vs full)', lean, full, pct(lean / full), ''],
     ['loop overhead per round, median ms (60-round)', longDefaults.overheadMs.median.toFixed(2), longNaive.overheadMs.median.toFixed(2), '', '< 2 ms'],
     ['loop overhead per round, p95 ms (60-round)', longDefaults.overheadMs.p95.toFixed(2), longNaive.overheadMs.p95.toFixed(2), '', ''],
   ];
@@ -96,7 +119,18 @@ async function main(): Promise<void> {
     console.log(`\nstate.db with ${s.historyMB.toFixed(1)} MB of history: commitRound blocks the event loop ${s.commitRoundBlockMs.median.toFixed(2)} ms median (p95 ${s.commitRoundBlockMs.p95.toFixed(2)}); naive export+write ${s.baselineExportWriteMs.toFixed(0)} ms (${pct(s.commitRoundBlockMs.median / s.baselineExportWriteMs)}); background fold ${s.foldMs.toFixed(0)} ms of which ${s.foldBlockMs.toFixed(0)} ms blocking`);
   } else console.log(`\nstate.db flush: ${JSON.stringify(store)}`);
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, store };
+  let images: unknown = null;
+  try {
+    const { benchImages, formatImagesBench } = await import('./images');
+    const r = await benchImages();
+    images = r;
+    console.log(`\n${formatImagesBench(r)}`);
+  } catch (e) {
+    images = { error: (e as Error).message };
+    console.log(`\nimages: ${(e as Error).message}`);
+  }
+
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, store, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

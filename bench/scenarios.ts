@@ -70,3 +70,15 @@ export function deferredSessionStep(round: number, tools: AnyTool[]): Step {
   ];
   return steps[round] ?? { text: 'done' };
 }
+
+/** A workspace with the context a parent carries: skills, memory, root and nested instruction files. */
+export function delegationFiles(): Record<string, string> {
+  const para = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i + 1}: keep changes small, run the package's own checks, and document public APIs.`).join('\n');
+  const files: Record<string, string> = {
+    'AGENTS.md': `# Repository rules\n${para('root', 30)}\n`,
+    '.snowpea/memory.md': Array.from({ length: 12 }, (_, i) => `- Project fact ${i + 1}: the service on port ${5000 + i} is started by make dev.`).join('\n') + '\n',
+  };
+  for (const pkg of ['api', 'web', 'cli', 'worker', 'shared']) files[`packages/${pkg}/AGENTS.md`] = `# ${pkg}\n${para(pkg, 25)}\n`;
+  for (let i = 0; i < 15; i++) files[`.snowpea/skills/skill-${i}/SKILL.md`] = `---\nname: skill-${i}\ndescription: How to perform routine task number ${i} in this repository, step by step.\n---\nSteps for ${i}.\n`;
+  return files;
+}
