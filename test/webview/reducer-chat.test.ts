@@ -93,8 +93,8 @@ describe('webview state: attachments, meters, retry and tool cards', () => {
     s = chatReducer(s, event({ type: 'turn.end', reason: 'error', rounds: 1 }));
     assert.equal(canRetry(s, errorId), true);
     s = chatReducer(s, { type: 'retry.requested' });
-    assert.equal(s.running, true);
-    assert.equal(canRetry(chatReducer(s, event({ type: 'turn.end', reason: 'error', rounds: 1 })), errorId), false, 'answered once');
+    assert.equal(s.retrying, true);
+    assert.equal(canRetry(s, errorId), false, 'answered once');
     s = chatReducer(s, event({ type: 'turn.start', turn: 2, prompt: 'explain' }));
     assert.deepEqual(
       s.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text),
@@ -103,6 +103,8 @@ describe('webview state: attachments, meters, retry and tool cards', () => {
     assert.equal(s.retrying, false);
     const later = chatReducer(chatReducer(s, event({ type: 'turn.end', reason: 'done', rounds: 1 })), { type: 'message.sent', text: 'next' });
     assert.equal(canRetry(later, errorId), false, 'a newer prompt came after the error');
+    const maxRounds = run(event({ type: 'error', message: 'stopped after 50 rounds', kind: 'max_rounds' }));
+    assert.equal(canRetry(maxRounds, maxRounds.items.at(-1)?.id ?? ''), false, 'the round limit is not a provider error');
   });
 
   it('keeps the host files answer and records approvals that always ask', () => {

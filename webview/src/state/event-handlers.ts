@@ -67,7 +67,12 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
   'loop.suspected': (e, { s }) => ({ ...s, loop: { tool: e.tool, count: e.count } }),
 
   error: (e, { s }) =>
-    appendItem(closeAssistantText(s), { kind: 'error', message: e.message, retryable: true, ...(e.kind ? { errorKind: e.kind } : {}) }),
+    appendItem(closeAssistantText(s), {
+      kind: 'error',
+      message: e.message,
+      retryable: !notRetryable.has(e.kind ?? ''),
+      ...(e.kind ? { errorKind: e.kind } : {}),
+    }),
 
   'turn.end': (e, { s, at }) => {
     const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [] };
@@ -81,6 +86,9 @@ function lastUserText(s: ChatState): string | undefined {
   const item = s.items[i];
   return item?.kind === 'user' ? item.text : undefined;
 }
+
+/** Errors that running the same prompt again would not help with (every provider error may: a key set since, a server back up). */
+const notRetryable = new Set(['max_rounds', 'cancelled']);
 
 /** A quiet line for turns that did not simply finish. */
 const turnEndNotes: Partial<Record<TurnEndReason, (rounds: number) => string>> = {

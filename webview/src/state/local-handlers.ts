@@ -16,10 +16,11 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
 
   'retry.requested': (_a, s) => {
     if (s.running) return s;
-    // The error is answered: its Retry button goes, the turn shows as running until the host's turn.end.
+    // The error is answered: its Retry button goes. The host's turn.start (with the same prompt) makes the turn run;
+    // nothing is marked running before it, so a host that cannot retry leaves no stuck Stop button.
     const index = lastIndexWhere(s.items, (i) => i.kind === 'error' && i.retryable === true);
     const item = s.items[index];
-    const base: ChatState = { ...s, running: true, stopping: false, retrying: true, loop: null };
+    const base: ChatState = { ...s, retrying: true, loop: null };
     return item?.kind === 'error' ? replaceItemAt(base, index, { ...item, retryable: false }) : base;
   },
 
