@@ -11,7 +11,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -166,6 +167,19 @@ export async function installExtension(vsixPath, { userDataDir, extensionsDir })
   return output.trim();
 }
 
+/**
+ * Where a long-lived session (npm start, the `start` CLI) keeps its user-data and extensions dirs:
+ * `.vscode-test/<name>/`, unless that lies inside the workspace being opened (the default when
+ * `npm start` opens the repo itself). VS Code then shows the installed extension as disabled for
+ * the workspace, so the dirs go to the system temp folder instead.
+ */
+export function sessionDir(name, workspace) {
+  const preferred = join(CACHE_ROOT, name);
+  const rel = relative(resolve(workspace), preferred);
+  const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return inside ? join(tmpdir(), `snowpea-code-server-${name}`) : preferred;
+}
+
 /** A free TCP port on 127.0.0.1 (the OS picks it; released before code-server binds it). */
 export function freePort() {
   return new Promise((resolvePort, reject) => {
@@ -301,7 +315,7 @@ async function main(argv) {
   }
   if (command === 'start') {
     const workspace = resolve(rest[0] ?? process.cwd());
-    const dir = join(CACHE_ROOT, 'cli');
+    const dir = sessionDir('cli', workspace);
     const server = await startCodeServer({
       workspace,
       userDataDir: join(dir, 'user-data'),

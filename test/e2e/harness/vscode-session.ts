@@ -78,6 +78,7 @@ export class VsCodeSession {
     trackProcess(server.pid, cs.killTree);
     const consoleLog: string[] = [];
     let launched: LaunchedBrowser | undefined;
+    let startedPage: Page | undefined;
     try {
       launched = await launchChromium();
       const context = await launched.browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -86,15 +87,20 @@ export class VsCodeSession {
         if (msg.type() === 'error' || msg.type() === 'warning') consoleLog.push(`[${msg.type()}] ${msg.text()}`);
       });
       page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.stack ?? err.message}`));
-      await page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`);
+      startedPage = page;
+      await page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
       const workbench = new Workbench(page);
       await workbench.waitUntilReady(FIRST_LOAD_TIMEOUT_MS);
       return new VsCodeSession(dir, workspace, server, launched, page, workbench, consoleLog);
     } catch (err) {
+      const base = path.join(RESULTS_DIR, `startup-failure-${path.basename(dir)}`);
+      fs.mkdirSync(RESULTS_DIR, { recursive: true });
+      fs.writeFileSync(`${base}.console.log`, consoleLog.join('\n'));
+      await startedPage?.screenshot({ path: `${base}.png` }).catch(() => undefined);
       await launched?.close();
       await server.stop();
       untrackProcess(server.pid);
-      throw new Error(`VS Code did not come up: ${(err as Error).message}\n--- code-server output ---\n${server.output()}`);
+      throw new Error(`VS Code did not come up (${base}.png; files in ${dir}): ${(err as Error).message}\n--- code-server output ---\n${server.output()}`);
     }
   }
 
