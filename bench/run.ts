@@ -21,6 +21,7 @@ interface SessionFigures {
   /** Rounds whose tool set did not change: share with byte-identical tools block and system prompt. */
   identicalShare: number;
   overheadMs: { median: number; p95: number };
+  commitWaitMs: { median: number; p95: number };
 }
 
 /** Tokens of a delegated explore child's first request, under agents.childContext lean or full. */
@@ -66,6 +67,7 @@ async function runSession(settings: Record<string, unknown>, opts: { files?: Rec
       firstRequest: { systemPlusTools: tokens[0].system + tokens[0].tools, tools: tokens[0].tools },
       identicalShare: comparable ? same / comparable : 1,
       overheadMs: { median: median(result.overheadMs), p95: percentile(result.overheadMs, 95) },
+      commitWaitMs: { median: median(result.commitWaitMs), p95: percentile(result.commitWaitMs, 95) },
     };
   } finally {
     await h.close();
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
     ['delegated explore child: first request tokens (lean vs full)', lean, full, pct(lean / full), ''],
     ['loop overhead per round, median ms (60-round)', longDefaults.overheadMs.median.toFixed(2), longNaive.overheadMs.median.toFixed(2), '', '< 2 ms'],
     ['loop overhead per round, p95 ms (60-round)', longDefaults.overheadMs.p95.toFixed(2), longNaive.overheadMs.p95.toFixed(2), '', ''],
+    ['wait for the round to be durable, median ms (not blocking)', longDefaults.commitWaitMs.median.toFixed(2), longNaive.commitWaitMs.median.toFixed(2), '', ''],
   ];
   const head = ['measure', 'snowpea', 'naive', 'ratio', 'target'];
   const widths = head.map((_, c) => Math.max(head[c].length, ...rows.map((r) => String(r[c]).length)));

@@ -19,8 +19,10 @@ export interface TurnResult {
   /** The final assistant text of the turn (what a parent gets back from a child). */
   text: string;
   error?: string;
-  /** Milliseconds the loop itself spent per round, excluding the model call and the tools. */
+  /** Milliseconds the loop itself spent per round (its event-loop time), excluding the model call and the tools. */
   overheadMs: number[];
+  /** Milliseconds per tool round spent waiting for state.db to report the round durable (the event loop is free meanwhile). */
+  commitWaitMs: number[];
 }
 
 /**
@@ -62,12 +64,13 @@ export class AgentLoop {
     services.tools.beginTurn(session);
 
     const overheadMs: number[] = [];
+    const commitWaitMs: number[] = [];
     let rounds = 0;
     let lastText = '';
     const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
       await services.sink?.commitRound();
       emit({ type: 'turn.end', sessionId: session.id, reason, rounds });
-      return { reason, rounds, text: lastText, error, overheadMs };
+      return { reason, rounds, text: lastText, error, overheadMs, commitWaitMs };
     };
 
     while (true) {
@@ -142,9 +145,14 @@ export class AgentLoop {
       if (images.length && !cancelled) {
         this.append(session, { role: 'user', attachedBy: 'tools', content: [{ type: 'text', text: imagesCaption(images) }, ...images] });
       }
+      // The commit's own work counts as overhead; waiting for the disk (fsync on the thread
+      // pool, event loop free) is reported apart as commitWaitMs.
       const t3 = performance.now();
-      await services.sink?.commitRound();
-      overheadMs.push(overhead + (performance.now() - t3));
+      const committed = services.sink?.commitRound();
+      const t4 = performance.now();
+      overheadMs.push(overhead + (t4 - t3));
+      await committed;
+      commitWaitMs.push(performance.now() - t4);
       if (cancelled || signal.aborted) return end('cancelled');
     }
   }
