@@ -41,6 +41,7 @@ export class AgentHost implements vscode.Disposable {
   private running?: AbortController;
   private apiKey: string | undefined;
   private lastPrompt?: { text: string; images: PastedImage[] };
+  private partialText = '';
   private readonly disposables: vscode.Disposable[] = [];
   private readonly listeners = new Set<(msg: HostMessage) => void>();
   readonly prompts: WebviewPrompts;
@@ -198,6 +199,9 @@ export class AgentHost implements vscode.Disposable {
 
   private onAgentEvent(e: AgentEvent): void {
     if (e.sessionId !== this.session?.id) return;
+    // Text of the round in flight is not in the stored transcript yet: keep it for a webview reload.
+    if (e.type === 'round.start' || e.type === 'turn.end') this.partialText = '';
+    else if (e.type === 'text.delta') this.partialText += e.text;
     this.post({ type: 'event', event: e });
     if (e.type === 'usage' && this.agent && this.session) {
       const pruned = this.agent.prompt.lastPruneStats(e.sessionId);
@@ -233,7 +237,10 @@ export class AgentHost implements vscode.Disposable {
       supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
       running: this.isRunning(),
     };
-    return s ? [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }] : [init];
+    if (!s) return [init];
+    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }];
+    if (this.running && this.partialText) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: this.partialText } });
+    return replay;
   }
 
   /** Provider error -> Retry: the last prompt again, as a new turn. */
