@@ -6,7 +6,6 @@
 type KillTree = (pid: number, signal?: NodeJS.Signals) => void;
 
 const tracked = new Map<number, KillTree>();
-let installed = false;
 
 function killAll(): void {
   for (const [pid, killTree] of tracked) killTree(pid, 'SIGKILL');
@@ -14,8 +13,6 @@ function killAll(): void {
 }
 
 function install(): void {
-  if (installed) return;
-  installed = true;
   process.on('exit', killAll);
   const signals: [NodeJS.Signals, number][] = [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]];
   for (const [signal, code] of signals) {
@@ -26,9 +23,13 @@ function install(): void {
   }
 }
 
+// Installed on import, before anything starts: a signal that arrives while code-server is still
+// starting then still ends in process.exit, whose 'exit' handlers (here, in scripts/code-server.mjs
+// and in playwright) kill what was started.
+install();
+
 /** Kills `pid` and its descendants when the test process exits, unless untracked first. */
 export function trackProcess(pid: number, killTree: KillTree): void {
-  install();
   tracked.set(pid, killTree);
 }
 
