@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Agent } from '../core/agent/agent';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
-import { createOpenAIClient } from '../core/model/openai-client';
+import { clientFromSettings } from '../core/model/from-settings';
 import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
 import { formatIssue, mergeSettings, type LoadedSettings, type SettingsSource } from '../core/settings/load';
 import { loadMcpConfig, McpManager } from '../core/mcp';
@@ -114,15 +114,8 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const apiKey = cliApiKey(flags, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
-  const client = createOpenAIClient({
-    baseUrl: settings['model.baseUrl'],
-    apiKey,
-    model: settings['model.name'],
-    maxOutputTokens: settings['model.maxOutputTokens'],
-    requestTimeoutS: settings['model.requestTimeoutS'],
-    maxRetries: settings['model.maxRetries'],
-    log: (level, m) => log[level](m),
-  });
+  const client = clientFromSettings(settings, apiKey, log);
+
   const store = await openCliStore(flags, log);
   const registry = cliRegistry();
   const mcp = cliMcp(cwd, loaded, registry, flags, log);

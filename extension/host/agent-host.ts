@@ -5,7 +5,7 @@ import type { AgentEvent } from '../core/agent/events';
 import type { Session } from '../core/agent/session';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
-import { createOpenAIClient } from '../core/model/openai-client';
+import { clientFromSettings } from '../core/model/from-settings';
 import type { ModelClient } from '../core/model/types';
 import type { LoadedSettings } from '../core/settings/load';
 import type { Settings } from '../core/settings/schema';
@@ -128,16 +128,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   private client(): ModelClient {
-    const s = this.settings;
-    return createOpenAIClient({
-      baseUrl: s['model.baseUrl'],
-      apiKey: this.apiKey || 'none',
-      model: s['model.name'],
-      maxOutputTokens: s['model.maxOutputTokens'],
-      requestTimeoutS: s['model.requestTimeoutS'],
-      maxRetries: s['model.maxRetries'],
-      log: (level, m) => this.log[level](m),
-    });
+    return clientFromSettings(this.settings, this.apiKey, this.log);
   }
 
   private async getStore(): Promise<StateDb> {
