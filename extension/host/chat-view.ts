@@ -84,6 +84,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const m of messages) this.queue.post(m);
   }
 
+  /** Shows the chat view and appends text to the composer's draft. */
+  async insertIntoComposer(text: string): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.queue.post({ type: 'composer.insert', text });
+  }
+
   /** Shows the chat view with a stored session replayed in it. */
   async resume(id: string): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { closeAllBrowsers } from '../core/browser';
 import type { AgentHost } from './agent-host';
+import { attachFiles } from './attach-commands';
 import { showMcpServers } from './mcp-host';
 import { API_KEY_SECRET } from './agent-host';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
@@ -35,6 +36,8 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.resumeSession': () => resumeSession(d.host, d.chat),
     'snowpea.exportSession': () => exportSession(d.host),
     'snowpea.selectModel': () => selectModel(d.host),
+    'snowpea.attachImage': () => attachFiles(d.chat, true),
+    'snowpea.attachFile': () => attachFiles(d.chat, false),
     'snowpea.showMcpServers': () => showMcpServers(d.host.mcpManager()),
     'snowpea.closeBrowser': async () => {
       await closeAllBrowsers();

@@ -66,6 +66,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   meterMessageSchema,
+  /** Snowpea: Attach File... / Attach Image...: text (an `@path` mention) appended to the composer's draft. */
+  z.object({ type: z.literal('composer.insert'), text: z.string().max(10_000) }),
   z.object({
     type: z.literal('files.result'),
     /** The `files.query` query this answers (the webview drops answers to older queries). */

@@ -19,6 +19,14 @@ const run = (...actions: ChatAction[]): ChatState => actions.reduce(chatReducer,
 const image: OutgoingImage = { name: 'a.png', mime: 'image/png', dataBase64: 'iVBORw0KGgo=', width: 2, height: 1 };
 
 describe('webview state: attachments, meters, retry and tool cards', () => {
+  it('composer.insert (Attach File/Image...) appends a mention to the draft, keeping what was typed', () => {
+    let s = run({ type: 'draft.set', text: 'look at' }, host({ type: 'composer.insert', text: '@src/a.ts ' }));
+    assert.equal(s.draft, 'look at @src/a.ts ');
+    s = chatReducer(s, host({ type: 'composer.insert', text: '@"my shot.png" ' }));
+    assert.equal(s.draft, 'look at @src/a.ts @"my shot.png" ');
+    assert.equal(run(host({ type: 'composer.insert', text: '@x ' })).draft, '@x ');
+  });
+
   it('keeps attachments in order, drops a late result for a removed one, and clears them on send', () => {
     let s = run(
       { type: 'attachment.add', id: 'x1', name: 'a.png', size: 10 },

@@ -59,4 +59,6 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
   },
 
   'files.result': (m, { s }) => ({ ...s, fileResults: { query: m.query, paths: m.paths } }),
+
+  'composer.insert': (m, { s }) => ({ ...s, draft: s.draft && !/\s$/.test(s.draft) ? `${s.draft} ${m.text}` : `${s.draft}${m.text}` }),
 };
