@@ -1,4 +1,9 @@
+import { loadCodeServer } from './code-server';
 import { VsCodeSession, type SessionOptions } from './vscode-session';
+import { findVsix } from './vsix';
+
+/** The first run installs code-server (a few minutes, more on a busy machine); later runs find it cached. */
+const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
 /**
  * Gives the enclosing mocha suite its own VS Code session: started in `before`, screenshot and
@@ -10,7 +15,13 @@ export function useVsCode(options: SessionOptions | (() => SessionOptions | Prom
   let session: VsCodeSession | undefined;
   let failed = false;
 
-  before(async function () {
+  before('install code-server (first run only)', async function () {
+    findVsix(); // fail fast and clearly when there is nothing to test
+    this.timeout(INSTALL_TIMEOUT_MS);
+    await (await loadCodeServer()).ensureCodeServer();
+  });
+
+  before('start VS Code', async function () {
     session = await VsCodeSession.start(typeof options === 'function' ? await options() : options);
   });
 
