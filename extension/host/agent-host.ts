@@ -250,7 +250,11 @@ export class AgentHost implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', true);
     try {
       const agent = await this.getAgent();
-      this.session ??= agent.newSession();
+      if (!this.session) {
+        // The webview knows no session yet (its init said ''): tell it the new one before any event.
+        this.session = agent.newSession();
+        for (const m of await this.initMessages()) this.post(m);
+      }
       this.changeEmitter.fire();
       const prompt = await agent.compose({ text, images }, controller.signal);
       for (const p of prompt.problems) this.post({ type: 'error', message: p });

@@ -40,7 +40,9 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 }
 
 const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
-const CSP_SOURCE = /^[^\s;'",]+$/;
+/** `webview.cspSource`: one or more space-separated sources, e.g. `'self' https://*.vscode-cdn.net` in code-server. */
+const CSP_TOKEN = `(?:'self'|[^\\s;'",]+)`;
+const CSP_SOURCE = new RegExp(`^${CSP_TOKEN}(?: ${CSP_TOKEN})*$`);
 
 function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -44,5 +44,9 @@ describe('webview HTML (renderWebviewHtml)', () => {
     assert.throws(() => renderWebviewHtml({ ...base, nonce: "abc' 'unsafe-inline" }), /nonce/);
     assert.throws(() => renderWebviewHtml({ ...base, nonce: 'short' }), /nonce/);
     assert.throws(() => renderWebviewHtml({ ...base, nonce: createNonce(), cspSource: "x; script-src 'unsafe-eval'" }), /cspSource/);
+    assert.throws(() => renderWebviewHtml({ ...base, nonce: createNonce(), cspSource: "'self' 'unsafe-inline'" }), /cspSource/, 'only the self keyword');
+    // code-server's cspSource is a list with a quoted keyword.
+    const html = renderWebviewHtml({ ...base, nonce: createNonce(), cspSource: "'self' https://*.vscode-cdn.net" });
+    assert.match(html, /img-src 'self' https:\/\/\*\.vscode-cdn\.net data:/);
   });
 });

@@ -37,7 +37,7 @@ export function Transcript() {
   });
 
   return (
-    <div className="transcript" ref={scroller} onScroll={stick.onScroll} onWheel={stick.onWheel} role="log" aria-label="Conversation" aria-live="off">
+    <div className="transcript" ref={scroller} onScroll={stick.onScroll} onWheel={stick.onWheel} role="log" aria-label="Conversation" aria-live="off" data-testid="transcript">
       {items.length === 0 ? (
         <Welcome />
       ) : (
@@ -52,6 +52,7 @@ export function Transcript() {
                 data-index={row.index}
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${row.start}px)` }}
+                data-testid="transcript-item"
               >
                 <TranscriptItemView item={item} />
               </div>

@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useActions, useChat } from '../../app/context';
 import { Icon } from '../Icon';
 import { Attachments } from './Attachments';
@@ -20,6 +20,13 @@ export function Composer() {
   const attachments = useChat((s) => s.attachments);
   const actions = useActions();
   const textarea = useRef<HTMLTextAreaElement>(null);
+  // Focus follows the view: when VS Code focuses the chat (click, Focus Chat), type at once.
+  // No autoFocus on mount, which would steal focus from the command palette.
+  useEffect(() => {
+    const focus = () => textarea.current?.focus();
+    window.addEventListener('focus', focus);
+    return () => window.removeEventListener('focus', focus);
+  }, []);
   const picker = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [panel, setPanel] = useState<StatusPanel>(null);
@@ -96,7 +103,7 @@ export function Composer() {
           onBlur={() => mention.close()}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
-          autoFocus
+          data-testid="composer"
         />
       </div>
       <div className="composer-bar">
