@@ -51,8 +51,12 @@ const log = (msg) => process.stderr.write(`[code-server] ${msg}\n`);
 /** Environment for anything that runs under Node 24: its bin first on PATH, headers for node-gyp. */
 export function node24Env(base = process.env) {
   const { nodeDir } = paths();
+  // Under `npm test` the environment carries the outer npm's settings as npm_* variables, among
+  // them npm_config_user_agent ("node/v20"), which code-server's postinstall reads to refuse
+  // Node 20. Drop them all so the inner npm describes itself (Node 24).
+  const clean = Object.fromEntries(Object.entries(base).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
   return {
-    ...base,
+    ...clean,
     PATH: `${join(nodeDir, 'bin')}:${base.PATH ?? ''}`,
     npm_config_nodedir: nodeDir, // overrides `nodedir=/usr` from ~/.npmrc
     npm_config_update_notifier: 'false',
