@@ -42,7 +42,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
   try {
     const session = flags.session ? agent.openSession(flags.session) : agent.newSession();
     if (!session) {
-      log.error(`no session ${flags.session} in ${store.file}`);
+      log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
     }
     const render = flags.json ? (e: AgentEvent) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer();
@@ -56,6 +56,6 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
   } finally {
     process.off('SIGINT', onSigint);
     agent.dispose();
-    await Promise.all([store.close(), mcp.close(), closeAllBrowsers()]);
+    await Promise.all([store?.close(), mcp.close(), closeAllBrowsers()]);
   }
 }

@@ -103,12 +103,18 @@ export function cliRegistry(): ToolRegistry {
 
 export interface CliAgent {
   agent: Agent;
-  store: StateDb;
+  /** Absent when created with `withStore: false` (snowpea tools). */
+  store?: StateDb;
   settings: Settings;
   mcp: McpManager;
+  registry: ToolRegistry;
 }
 
-export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger): Promise<CliAgent> {
+/**
+ * The agent as the CLI runs it. Its registry holds every tool the editor has, tool_search and
+ * delegate_task included; `withStore: false` (snowpea tools) opens no state.db.
+ */
+export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
   const apiKey = cliApiKey(flags, log);
@@ -116,7 +122,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
   const client = clientFromSettings(settings, apiKey, log);
 
-  const store = await openCliStore(flags, log);
+  const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const registry = cliRegistry();
   const mcp = cliMcp(cwd, loaded, registry, flags, log);
   const agent = new Agent({
@@ -133,5 +139,5 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     scratchRoot: path.join(snowpeaHome(), 'scratch'),
     apiKey: () => apiKey,
   });
-  return { agent, store, settings, mcp };
+  return { agent, store, settings, mcp, registry };
 }

@@ -3,13 +3,12 @@ import { Session } from '../core/agent/session';
 import { SessionToolRuntime } from '../core/tools/runtime';
 import { snowpeaHome } from '../core/settings/files';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
-import { createToolSearchTool } from '../core/tools/tool-search';
 import type { ToolContext } from '../core/tools/types';
 import { closeAllBrowsers } from '../core/browser';
 import type { Logger } from '../core/log';
 import type { Settings } from '../core/settings/schema';
 import type { ToolRegistry } from '../core/tools/registry';
-import { cliLoadedSettings, cliMcp, cliRegistry, stderrLogger, type CommonFlags } from './setup';
+import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 import { terminalApprover, terminalAskUser } from './terminal';
 
 export interface ToolsFlags extends CommonFlags {
@@ -17,23 +16,16 @@ export interface ToolsFlags extends CommonFlags {
   args?: string;
 }
 
-function registryWithSearch() {
-  const registry = cliRegistry();
-  if (!registry.has('tool_search')) registry.register(createToolSearchTool({ has: (n) => registry.has(n), candidates: () => registry.all().filter((t) => t.deferred) }));
-  return registry;
-}
-
 /** `snowpea tools list [--json]` and `snowpea tools call NAME --args JSON`. */
 export async function toolsCommand(sub: string | undefined, name: string | undefined, flags: ToolsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
-  const loaded = cliLoadedSettings(cwd, flags, log);
-  const settings = loaded.settings;
-  const registry = registryWithSearch();
-  const mcp = cliMcp(cwd, loaded, registry, flags, log);
+  // The same registry the agent uses (tool_search and delegate_task included), without a state.db.
+  const { agent, settings, registry, mcp } = await createCliAgent(cwd, flags, log, { withStore: false });
   try {
     return await toolsSubcommand(sub, name, flags, { cwd, settings, registry, log });
   } finally {
+    agent.dispose();
     await Promise.all([mcp.close(), closeAllBrowsers()]);
   }
 }

@@ -103,6 +103,19 @@ describe('snowpea CLI', function () {
     assert.match(md.stdout, /read_file/);
   });
 
+  it('tools list --json: the 13 eager core tools, the deferred groups; tools call refuses the metadata address', async () => {
+    const list = await cli(['tools', 'list', '--json'], { cwd: ws, home });
+    assert.equal(list.code, 0, list.stderr);
+    const rows = JSON.parse(list.stdout) as Array<{ name: string; group: string; permission: string; summary: string; deferred: boolean }>;
+    const eager = rows.filter((r) => !r.deferred).map((r) => r.name).sort();
+    assert.deepEqual(eager, ['ask_user', 'delegate_task', 'edit_file', 'execute_code', 'glob', 'grep', 'read_file', 'set_mode', 'shell', 'skill_view', 'tool_search', 'view_image', 'write_file']);
+    assert.deepEqual(rows.filter((r) => r.group === 'git').map((r) => [r.name, r.deferred]), [['git_commit', true], ['git_diff', true], ['git_log', true], ['git_status', true]]);
+    assert.deepEqual(Object.keys(rows[0]).sort(), ['deferred', 'group', 'name', 'permission', 'summary']);
+    const call = await cli(['tools', 'call', 'browser_navigate', '--args', '{"url": "http://169.254.169.254/"}', '--json'], { cwd: ws, home });
+    assert.equal(call.code, 1);
+    assert.equal(JSON.parse(call.stdout).error.code, 'policy_blocked');
+  });
+
   it('--json prints the events as JSON lines', async () => {
     server.enqueue({ text: 'hi' });
     const run = await cli(['run', 'x', '--base-url', server.baseUrl, '--json'], { cwd: ws, home });
