@@ -10,15 +10,16 @@ export interface DownscaleJob {
   mayHaveAlpha: boolean;
 }
 
+/** A downscaled image: the bytes sent to the model, and what the worker used (MB, for the benchmark). */
+export interface DownscaleResult {
+  bytes: Uint8Array;
+  mime: string;
+  width: number;
+  height: number;
+  peakHeapMb: number;
+  peakArrayBuffersMb: number;
+}
+
 export type DownscaleReply =
-  | {
-      ok: true;
-      bytes: Uint8Array;
-      mime: string;
-      width: number;
-      height: number;
-      /** Largest heap and array-buffer use the worker saw (MB), for the benchmark. */
-      peakHeapMb: number;
-      peakArrayBuffersMb: number;
-    }
+  | ({ ok: true } & DownscaleResult)
   | { ok: false; kind: 'corrupt' | 'failed'; message: string };

@@ -6,19 +6,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DownscaleJob, DownscaleReply } from './downscale-protocol';
+import type { DownscaleJob, DownscaleReply, DownscaleResult } from './downscale-protocol';
 import { ImageError } from './limits';
 
 export type { DownscaleJob, DownscaleReply };
 
-export interface DownscaleResult {
-  bytes: Uint8Array;
-  mime: string;
-  width: number;
-  height: number;
-  peakHeapMb: number;
-  peakArrayBuffersMb: number;
-}
+export type { DownscaleResult };
 
 /** Turns an over-limit image into one within limits, or throws ImageError. */
 export type Downscaler = (job: DownscaleJob, signal?: AbortSignal) => Promise<DownscaleResult>;
