@@ -7,6 +7,7 @@
 import type { Database } from 'sql.js';
 import type { Message } from '../agent/messages';
 import type { ContentRef } from './content-files';
+import { runCached } from './statements';
 import type { SessionPatch, SessionRecord, ToolCallRecord } from './types';
 
 export interface OpArgs {
@@ -42,12 +43,13 @@ type MessageMeta = Omit<OpArgs['message.append'], 'message'>;
 
 /** Inserts a message whose JSON is already encoded as UTF-8 (shared with its journal line). */
 export function insertMessage(db: Database, a: MessageMeta, role: string, body: Uint8Array): void {
-  db.run(
+  runCached(
+    db,
     `INSERT INTO messages (session_id, seq, turn, round, role, body, content_ref, content_bytes)
      VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)`,
     [a.sessionId, a.seq, a.turn, a.round, role, body, a.ref?.sha256 ?? null, a.ref?.bytes ?? null],
   );
-  db.run('UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
+  runCached(db, 'UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
 }
 
 /** The journal line of a message.append as buffers, around the already encoded body (no second encoding). */
@@ -69,7 +71,8 @@ export function sessionTree(db: Database, id: string): string[] {
 
 const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
   'session.create': (db, a) =>
-    db.run(
+    runCached(
+      db,
       `INSERT INTO sessions (id, parent_id, title, workspace_root, mode, role, loaded_tools, created, updated)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [a.id, a.parentId, a.title, a.workspaceRoot, a.mode, a.role, JSON.stringify(a.loadedTools), a.created, a.updated],
@@ -86,23 +89,24 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
     set('mode', patch.mode);
     set('role', patch.role);
     set('loaded_tools', patch.loadedTools && JSON.stringify(patch.loadedTools));
-    db.run(`UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
+    runCached(db, `UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
   },
   'session.delete': (db, { id }) => {
     for (const sid of sessionTree(db, id)) {
-      for (const table of ['messages', 'tool_calls', 'events', 'usage']) db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sid]);
-      db.run('DELETE FROM sessions WHERE id = ?', [sid]);
+      for (const table of ['messages', 'tool_calls', 'events', 'usage']) runCached(db, `DELETE FROM ${table} WHERE session_id = ?`, [sid]);
+      runCached(db, 'DELETE FROM sessions WHERE id = ?', [sid]);
     }
   },
   'message.append': (db, a) => insertMessage(db, a, a.message.role, Buffer.from(JSON.stringify(a.message), 'utf8')),
   'toolcall.record': (db, a) =>
-    db.run(
+    runCached(
+      db,
       `INSERT OR REPLACE INTO tool_calls (session_id, call_id, tool, args, ok, error_code, turn, round, started, ended)
        VALUES (?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?, ?, ?)`,
       [a.sessionId, a.callId, a.tool, utf8(a.args), a.ok === null ? null : a.ok ? 1 : 0, a.errorCode ?? null, a.turn ?? null, a.round ?? null, a.started, a.ended ?? null],
     ),
   'usage.record': (db, a) =>
-    db.run('INSERT INTO usage (session_id, round, prompt, completion, cached, at) VALUES (?, ?, ?, ?, ?, ?)', [
+    runCached(db, 'INSERT INTO usage (session_id, round, prompt, completion, cached, at) VALUES (?, ?, ?, ?, ?, ?)', [
       a.sessionId,
       a.round,
       a.prompt,
@@ -111,7 +115,7 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
       a.at,
     ]),
   'event.record': (db, a) =>
-    db.run('INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, CAST(? AS TEXT))', [a.sessionId, a.at, a.type, utf8(JSON.stringify(a.event))]),
+    runCached(db, 'INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, CAST(? AS TEXT))', [a.sessionId, a.at, a.type, utf8(JSON.stringify(a.event))]),
 };
 
 export function isOpName(o: unknown): o is OpName {

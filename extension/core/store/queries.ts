@@ -1,21 +1,8 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
 import type { ContentRef } from './content-files';
+import { rowsCached as rows, type Row } from './statements';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
-
-type Row = Record<string, SqlValue>;
-
-function rows(db: Database, sql: string, params: SqlValue[] = []): Row[] {
-  const stmt = db.prepare(sql);
-  try {
-    stmt.bind(params);
-    const out: Row[] = [];
-    while (stmt.step()) out.push(stmt.getAsObject());
-    return out;
-  } finally {
-    stmt.free();
-  }
-}
 
 const num = (v: SqlValue): number => Number(v);
 
