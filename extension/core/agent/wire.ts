@@ -1,19 +1,33 @@
 import type { WireContentPart, WireMessage } from '../model/types';
 import type { ContentPart, ImageRef, Message } from './messages';
 
-/** Turns an image reference into what the request carries: a data URL, or null when the model has no vision. */
-export type ImageResolver = (img: ImageRef) => string | null;
+/** Why an image the model could take is not in the request (its stored file is gone, say). */
+export interface ImageNotSent {
+  notSent: string;
+}
+
+/**
+ * Turns an image reference into what the request carries: a data URL; null when the model has
+ * no vision; or why else the picture is not sent. Both of the latter become a text marker.
+ */
+export type ImageResolver = (img: ImageRef) => string | null | ImageNotSent;
+
+/** `[image: <name>, <w>x<h>, not sent: <reason>]`: the text the request carries instead of a picture. */
+export function notSentMarker(img: ImageRef, reason: string): string {
+  return `[image: ${img.name}, ${img.width}x${img.height}, not sent: ${reason}]`;
+}
 
 export function noVisionMarker(img: ImageRef): string {
-  return `[image: ${img.name}, ${img.width}x${img.height}, not sent: model has no vision]`;
+  return notSentMarker(img, 'model has no vision');
 }
 
 function userContent(content: string | ContentPart[], resolve?: ImageResolver): string | WireContentPart[] {
   if (typeof content === 'string') return content;
   const parts: WireContentPart[] = content.map((p) => {
     if (p.type === 'text') return { type: 'text', text: p.text };
-    const url = resolve?.(p) ?? null;
-    return url ? { type: 'image_url', image_url: { url } } : { type: 'text', text: noVisionMarker(p) };
+    const r = resolve?.(p) ?? null;
+    if (typeof r === 'string') return { type: 'image_url', image_url: { url: r } };
+    return { type: 'text', text: r ? notSentMarker(p, r.notSent) : noVisionMarker(p) };
   });
   return parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('\n') : parts;
 }

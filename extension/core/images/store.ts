@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ImageRef } from '../agent/messages';
-import type { ImageResolver } from '../agent/wire';
+import type { ImageNotSent, ImageResolver } from '../agent/wire';
 import { silentLogger, type Logger } from '../log';
 import { AttachmentIndex, type StoredFile, type StoredImage } from './attachment-index';
 import { workerDownscaler, type Downscaler } from './downscale';
@@ -44,6 +44,8 @@ export class AttachmentStore {
   private readonly logger: Logger;
   private readonly pending = new Map<string, Promise<StoredImage>>();
   private readonly urls = new Map<string, string>();
+  /** Images already warned about as unreadable. */
+  private readonly warned = new Set<string>();
   private urlChars = 0;
 
   constructor(private readonly opts: AttachmentStoreOptions) {
@@ -101,28 +103,42 @@ export class AttachmentStore {
 
   /** The model-ready copy as a data URL, or null when the id is unknown or its file is gone. */
   dataUrl(id: string): string | null {
+    const r = this.load(id);
+    return typeof r === 'string' ? r : null;
+  }
+
+  /**
+   * The ImageResolver for requests: data URLs when the model takes images, else null (the
+   * no-vision marker). An image whose stored file is gone gets a marker saying so.
+   */
+  resolver(supportsImages: boolean | (() => boolean)): ImageResolver {
+    return (img) => ((typeof supportsImages === 'function' ? supportsImages() : supportsImages) ? this.load(img.imageId) : null);
+  }
+
+  /** The data URL, or why there is none (warned once per image: requests resolve every round). */
+  private load(id: string): string | ImageNotSent {
     const hit = this.urls.get(id);
     if (hit) return hit;
     const rec = this.index.get(id);
-    if (!rec) {
-      this.logger.warn(`image ${id} is not in the attachment store at ${this.dir}`);
-      return null;
-    }
+    if (!rec) return this.notSent(id, 'it is not in the attachment store', `image ${id} is not in the attachment store at ${this.dir}`);
+    const file = path.join(this.dir, rec.sent.file);
     let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(path.join(this.dir, rec.sent.file));
+      bytes = fs.readFileSync(file);
     } catch (e) {
-      this.logger.warn(`image ${rec.name} (${id}) could not be read: ${(e as Error).message}`);
-      return null;
+      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+      return this.notSent(id, missing ? 'the stored file is missing' : 'the stored file could not be read', `image ${rec.name} (${id}) could not be read: ${(e as Error).message}`);
     }
+    this.warned.delete(id);
     const url = `data:${rec.sent.mime};base64,${bytes.toString('base64')}`;
     this.remember(id, url);
     return url;
   }
 
-  /** The ImageResolver for requests: data URLs when the model takes images, else null (the no-vision marker). */
-  resolver(supportsImages: boolean | (() => boolean)): ImageResolver {
-    return (img) => ((typeof supportsImages === 'function' ? supportsImages() : supportsImages) ? this.dataUrl(img.imageId) : null);
+  private notSent(id: string, reason: string, warning: string): ImageNotSent {
+    if (!this.warned.has(id)) this.logger.warn(`${warning}; the request says "not sent: ${reason}"`);
+    this.warned.add(id);
+    return { notSent: reason };
   }
 
   private checkSize(name: string, size: number, limits = this.opts.limits()): void {

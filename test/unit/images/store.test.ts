@@ -106,7 +106,7 @@ describe('images: attachment store', () => {
     const resolve = store.resolver(() => vision);
     assert.equal(resolve(a), null);
     vision = true;
-    assert.match(resolve(a)!, /^data:image\/png;base64,/);
+    assert.match(resolve(a) as string, /^data:image\/png;base64,/);
   });
 
   it('keeps the name to one clean line', async () => {
