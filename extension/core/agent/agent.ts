@@ -18,11 +18,11 @@ import { textOf, type ContentPart, type Message } from './messages';
 import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
 import type { TranscriptSink } from './seams';
-import { Session, type Mode } from './session';
+import { Session, sessionTitle, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 import type { AgentEvent } from './events';
-import { composeUserPrompt, type ComposedPrompt, type ComposeInput } from '../images/compose';
+import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../images/compose';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
@@ -72,6 +72,8 @@ export class Agent implements Disposable {
   /** The attachment store every image of this agent's sessions goes through. */
   readonly attachments: AttachmentStore;
   readonly supportsImages: () => boolean;
+  /** Composed prompts (their content arrays) and the user's own text in each, for the session title. */
+  private readonly composedText = new WeakMap<ContentPart[], string>();
 
   constructor(private readonly opts: AgentOptions) {
     this.runtime = new SessionToolRuntime(opts.registry, opts.settings);
@@ -145,14 +147,16 @@ export class Agent implements Disposable {
    * A user's message as the loop takes it: `@path` mentions expanded, pasted images and
    * `--attach` paths through the attachment store. Refused images leave a note, never lose the rest.
    */
-  compose(input: ComposeInput, signal?: AbortSignal): Promise<ComposedPrompt> {
-    return composeUserPrompt(input, {
+  async compose(input: ComposeInput, signal?: AbortSignal): Promise<ComposedPrompt> {
+    const composed = await composeUserPrompt(input, {
       workspaceRoot: this.opts.workspaceRoot,
       store: this.attachments,
       readMaxLines: this.opts.settings()['tools.readMaxLines'],
       fileReader: this.opts.fileReader,
       signal,
     });
+    if (typeof composed.content !== 'string') this.composedText.set(composed.content, ownText(input));
+    return composed;
   }
 
   /** Resumes a stored session: the next turn continues with the full stored transcript. */
@@ -178,12 +182,26 @@ export class Agent implements Disposable {
 
   async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
     this.live.set(session.id, session);
+    this.titleFromOwnText(session, prompt);
     const before = session.loadedTools.length;
     try {
       return await this.loop.runTurn(session, prompt, signal);
     } finally {
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
     }
+  }
+
+  /**
+   * A composed first prompt titles the session with the user's own text, before the loop would
+   * title it with every text part (the notes about refused attachments and inlined files too).
+   */
+  private titleFromOwnText(session: Session, prompt: string | ContentPart[]): void {
+    const own = typeof prompt === 'string' ? undefined : this.composedText.get(prompt);
+    if (own === undefined || session.turn !== 0 || session.title !== 'New chat') return;
+    const title = sessionTitle(own);
+    if (!title) return;
+    session.title = title;
+    this.opts.store?.updateSession(session.id, { title });
   }
 
   /**

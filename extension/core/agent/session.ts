@@ -60,3 +60,8 @@ export class Session {
     return added;
   }
 }
+
+/** A session's title from the first prompt's text: one line, at most 80 characters ('' when blank). */
+export function sessionTitle(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
+}

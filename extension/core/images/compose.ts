@@ -76,3 +76,13 @@ export async function composeUserPrompt(input: ComposeInput, opts: ComposeOption
   const content = parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
   return { content, problems, mentions, images };
 }
+
+/**
+ * What a composed prompt's session title is made of: the user's own text or, when they typed
+ * none, the names of what they attached. Never the notes about refused attachments, nor the
+ * inlined files.
+ */
+export function ownText(input: ComposeInput): string {
+  if (input.text.trim()) return input.text;
+  return [...(input.images ?? []).map((img) => cleanName(img.name)), ...(input.attach ?? [])].join(', ');
+}

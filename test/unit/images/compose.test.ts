@@ -54,4 +54,32 @@ describe('images: composing a user message (paste, --attach, @path)', () => {
     const composed = await composeUserPrompt({ text: 'hello' }, opts());
     assert.deepEqual(composed, { content: 'hello', problems: [], mentions: [], images: [] });
   });
+
+  describe('the session title', () => {
+    const cut = () => makePng({ width: 64, height: 32 }).subarray(0, 60).toString('base64');
+
+    it('comes from the user\'s own text, not the notes about refused attachments', async () => {
+      h = await createHarness();
+      const composed = await h.agent.compose({
+        text: '  why is\nthe build red?',
+        images: [{ name: 'paste-1.png', mime: 'image/png', dataBase64: cut() }],
+        attach: ['gone.png'],
+      });
+      assert.equal(composed.problems.length, 2, 'both attachments were refused, with notes');
+      h.server.enqueue({ text: 'ok' });
+      const s = h.agent.newSession();
+      await h.agent.runTurn(s, composed.content, new AbortController().signal);
+      assert.equal(s.title, 'why is the build red?');
+      assert.equal(h.store.getSession(s.id)?.title, 'why is the build red?');
+    });
+
+    it('with no text, comes from the names of what was attached, never the notes', async () => {
+      h = await createHarness();
+      const composed = await h.agent.compose({ text: '', images: [{ name: 'screenshot.png', mime: 'image/png', dataBase64: cut() }] });
+      h.server.enqueue({ text: 'ok' });
+      const s = h.agent.newSession();
+      await h.agent.runTurn(s, composed.content, new AbortController().signal);
+      assert.equal(h.store.getSession(s.id)?.title, 'screenshot.png');
+    });
+  });
 });
