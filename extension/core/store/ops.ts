@@ -52,11 +52,25 @@ export function insertMessage(db: Database, a: MessageMeta, role: string, body: 
   runCached(db, 'UPDATE sessions SET updated = ? WHERE id = ?', [a.at, a.sessionId]);
 }
 
-/** The journal line of a message.append as buffers, around the already encoded body (no second encoding). */
+/** The journal line of a message.append as buffers, around the already encoded body (the bytes journalLine() would give). */
 export function messageLine(q: number, a: MessageMeta, body: Buffer): Buffer[] {
   const { sessionId, seq, turn, round, at, ref } = a;
   const head = JSON.stringify({ q, o: 'message.append', a: { sessionId, seq, turn, round, at, ref } }).slice(0, -2);
   return [Buffer.from(`${head},"message":`, 'utf8'), body, Buffer.from('}}\n', 'utf8')];
+}
+
+type EventMeta = Omit<OpArgs['event.record'], 'event'>;
+
+/** Inserts an event whose JSON is already encoded as UTF-8 (shared with its journal line). */
+export function insertEvent(db: Database, a: EventMeta, data: Uint8Array): void {
+  runCached(db, 'INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, CAST(? AS TEXT))', [a.sessionId, a.at, a.type, data]);
+}
+
+/** The journal line of an event.record as buffers, around the already encoded event (the bytes journalLine() would give). */
+export function eventLine(q: number, a: EventMeta, data: Buffer): Buffer[] {
+  const { sessionId, type, at } = a;
+  const head = JSON.stringify({ q, o: 'event.record', a: { sessionId, type, at } }).slice(0, -2);
+  return [Buffer.from(`${head},"event":`, 'utf8'), data, Buffer.from('}}\n', 'utf8')];
 }
 
 /** The ids of a session and all its descendants (delegated children, their children, ...). */
@@ -114,8 +128,7 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
       a.cached,
       a.at,
     ]),
-  'event.record': (db, a) =>
-    runCached(db, 'INSERT INTO events (session_id, at, type, data) VALUES (?, ?, ?, CAST(? AS TEXT))', [a.sessionId, a.at, a.type, utf8(JSON.stringify(a.event))]),
+  'event.record': (db, a) => insertEvent(db, a, Buffer.from(JSON.stringify(a.event), 'utf8')),
 };
 
 export function isOpName(o: unknown): o is OpName {

@@ -14,7 +14,7 @@ import type { Usage } from '../model/types';
 import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
 import { exportJson, exportMarkdown } from './export';
 import { journalLine } from './journal';
-import { applyOp, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
+import { applyOp, eventLine, insertEvent, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
 import type { Persistence } from './persistence';
 import * as q from './queries';
 import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
@@ -46,6 +46,13 @@ export class StateDb {
   private readonly content: ContentFiles;
   private seq: number;
   private closing: Promise<void> | null = null;
+  /**
+   * What the writes need to know about sessions, kept here instead of asked of the database at
+   * every write: ids known to exist, and each session's next message position. Only this class
+   * writes the database once it is open, so they change only here; a delete forgets them all.
+   */
+  private readonly known = new Set<string>();
+  private readonly nextSeq = new Map<string, number>();
 
   constructor(parts: StateDbParts) {
     this.file = parts.file;
@@ -96,7 +103,9 @@ export class StateDb {
 
   private requireSession(id: string): void {
     this.open();
+    if (this.known.has(id)) return;
     if (!q.sessionExists(this.db, id)) throw new Error(`state.db: no session ${id}`);
+    this.known.add(id);
   }
 
   createSession(input: NewSession): SessionRecord {
@@ -117,6 +126,7 @@ export class StateDb {
       updated: t,
     };
     this.write('session.create', record);
+    this.known.add(id);
     this.commitSessionChange();
     return record;
   }
@@ -142,6 +152,9 @@ export class StateDb {
     this.open();
     if (!q.sessionExists(this.db, id)) return false;
     this.write('session.delete', { id });
+    // Its delegated children went with it.
+    this.known.clear();
+    this.nextSeq.clear();
     this.commitSessionChange();
     return true;
   }
@@ -171,10 +184,11 @@ export class StateDb {
         stored = { ...message, content: null } as unknown as Message;
       }
     }
-    const meta = { sessionId, seq: q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now(), ref };
+    const meta = { sessionId, seq: this.nextSeq.get(sessionId) ?? q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now(), ref };
     // Encoded once: the same UTF-8 bytes go into the row and into the journal line.
     const body = Buffer.from(JSON.stringify(stored), 'utf8');
     insertMessage(this.db, meta, message.role, body);
+    this.nextSeq.set(sessionId, meta.seq + 1);
     this.seq++;
     this.persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
     return meta.seq;
@@ -213,7 +227,12 @@ export class StateDb {
   recordEvent(sessionId: string, event: AgentEvent): void {
     if (UNRECORDED_EVENTS.has(event.type)) return;
     this.requireSession(sessionId);
-    this.write('event.record', { sessionId, type: event.type, at: this.now(), event });
+    const meta = { sessionId, type: event.type, at: this.now() };
+    // Encoded once, as for messages: the row and the journal line share the bytes.
+    const data = Buffer.from(JSON.stringify(event), 'utf8');
+    insertEvent(this.db, meta, data);
+    this.seq++;
+    this.persistence.queue(this.seq, eventLine(this.seq, meta, data), false);
   }
 
   getEvents(sessionId: string) {
