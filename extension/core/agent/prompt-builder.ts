@@ -1,4 +1,4 @@
-import { pruneOldToolOutputs } from '../context/prune';
+import { PruneCache } from '../context/prune-cache';
 import type { Settings } from '../settings/schema';
 import { roleOf } from '../tools/roles';
 import type { Message } from './messages';
@@ -24,6 +24,8 @@ export class SessionPromptBuilder implements PromptBuilder {
   private readonly cache = new Map<string, { key: string; text: string }>();
   private readonly sessions = new Map<string, Session>();
   private readonly stats = new Map<string, { prunedChars: number; prunedResults: number }>();
+  /** The pruned copy of each session's transcript, brought up to date each round rather than rebuilt. */
+  private readonly pruned = new PruneCache();
   readonly imageResolver?: ImageResolver;
 
   constructor(private readonly sources: PromptSources) {
@@ -55,12 +57,12 @@ export class SessionPromptBuilder implements PromptBuilder {
   requestMessages(session: Session): Message[] {
     this.sessions.set(session.id, session);
     const s = this.sources.settings();
-    const r = pruneOldToolOutputs(session.messages, {
+    const r = this.pruned.prune(session.id, session.messages, {
       enabled: s['agent.pruneToolOutputs'],
       keepToolRounds: s['agent.keepToolRounds'],
       protectRecentViews: s['skills.protectRecentViews'],
     });
-    this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedCallIds.size });
+    this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedResults });
     return r.messages;
   }
 
@@ -92,5 +94,6 @@ export class SessionPromptBuilder implements PromptBuilder {
     this.cache.delete(sessionId);
     this.sessions.delete(sessionId);
     this.stats.delete(sessionId);
+    this.pruned.forget(sessionId);
   }
 }

@@ -60,30 +60,51 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
   let savedChars = 0;
   const out = messages.map((m, i): Message => {
     if (m.role === 'tool' && m.toolName === 'skill_view') {
-      if (!oldSkills.has(i) || !m.ok) return m;
-      const stub = skillPrunedStub(skillNames.get(m.toolCallId) ?? 'unknown');
-      if (stub.length >= m.content.length) return m;
-      savedChars += m.content.length - stub.length;
+      if (!oldSkills.has(i)) return m;
+      const stubbed = skillStubFor(m, skillNames.get(m.toolCallId) ?? 'unknown');
+      if (stubbed === m) return m;
+      savedChars += m.content.length - stubbed.content.length;
       prunedCallIds.add(m.toolCallId);
-      return { ...m, content: stub };
+      return stubbed;
     }
     if (roundOf[i] <= opts.keepToolRounds) return m;
-    if (m.role === 'tool') {
-      const stub = prunedStub(m.toolName, m.content.length);
-      if (stub.length >= m.content.length) return m;
-      savedChars += m.content.length - stub.length;
+    const stubbed = oldRoundStubFor(m);
+    if (stubbed !== m && m.role === 'tool') {
+      savedChars += m.content.length - (stubbed as ToolMessage).content.length;
       prunedCallIds.add(m.toolCallId);
-      return { ...m, content: stub };
     }
-    if (m.role === 'user' && Array.isArray(m.content)) {
-      return { ...m, content: m.content.map((p): ContentPart => (p.type === 'image' ? { type: 'text', text: imagePrunedStub(p.name) } : p)) };
-    }
-    return m;
+    return stubbed;
   });
   return { messages: out, prunedCallIds, savedChars };
 }
 
-function skillNameOf(args: string): string {
+type ToolMessage = Extract<Message, { role: 'tool' }>;
+
+/** An old skill_view result as the request carries it: its stub, or itself (failed, or shorter than the stub). */
+export function skillStubFor(m: ToolMessage, skillName: string): ToolMessage {
+  if (!m.ok) return m;
+  const stub = skillPrunedStub(skillName);
+  return stub.length >= m.content.length ? m : { ...m, content: stub };
+}
+
+/**
+ * A message of a tool round older than keepToolRounds as the request carries it: a tool result
+ * becomes its stub (unless shorter than it), images carried for the round become text. Other
+ * messages come back unchanged (the same object).
+ */
+export function oldRoundStubFor(m: Message): Message {
+  if (m.role === 'tool') {
+    const stub = prunedStub(m.toolName, m.content.length);
+    return stub.length >= m.content.length ? m : { ...m, content: stub };
+  }
+  if (m.role === 'user' && Array.isArray(m.content)) {
+    return { ...m, content: m.content.map((p): ContentPart => (p.type === 'image' ? { type: 'text', text: imagePrunedStub(p.name) } : p)) };
+  }
+  return m;
+}
+
+/** The skill name a skill_view call asked for ('unknown' when its arguments say none). */
+export function skillNameOf(args: string): string {
   try {
     const name = (JSON.parse(args) as { name?: unknown }).name;
     return typeof name === 'string' ? name : 'unknown';

@@ -1,0 +1,139 @@
+import type { Message } from '../agent/messages';
+import { oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
+
+/** What a request carries after pruning, and what pruning left out (the context meter). */
+export interface PrunedRequest {
+  messages: Message[];
+  /** Tool results the request does not carry in full. */
+  prunedResults: number;
+  /** Characters of tool output left out of the request. */
+  savedChars: number;
+}
+
+interface State {
+  opts: PruneOptions;
+  /** The transcript messages seen so far, by reference: a transcript that no longer starts with them starts over. */
+  seen: Message[];
+  /** The request copy of `seen`: each message itself, or its stub once its round is old. */
+  out: Message[];
+  /** The tool round (from 1, oldest first) each message belongs to; 0 for none. */
+  roundOf: number[];
+  /** Tool rounds so far, and the one the messages being read belong to (0 after an assistant message without tool calls). */
+  rounds: number;
+  open: number;
+  /** Messages before this index whose round is old have been stubbed. */
+  agedTo: number;
+  /** Indexes of the skill_view results, and how many of the oldest have been stubbed. */
+  skills: number[];
+  skillsAged: number;
+  skillNames: Map<string, string>;
+  /** Call ids of the results stubbed, with how many results each (a reused id counts once, as in pruneOldToolOutputs). */
+  pruned: Map<string, number>;
+  savedChars: number;
+}
+
+/**
+ * pruneOldToolOutputs (prune.ts) kept up to date incrementally per session. A transcript only
+ * grows between rounds and a round only ever gets older, so each call reads the new messages and
+ * stubs the results that have just crossed the cutoff, instead of rebuilding the whole copy; a
+ * stub, once made, is the same object in every later request. The result equals
+ * pruneOldToolOutputs on the same transcript: when the transcript is not the one seen plus new
+ * messages (a message replaced or removed, another session's array) or the options changed, the
+ * state is rebuilt from scratch.
+ */
+export class PruneCache {
+  private readonly states = new Map<string, State>();
+
+  prune(key: string, messages: Message[], opts: PruneOptions): PrunedRequest {
+    if (!opts.enabled) {
+      this.states.delete(key);
+      return { messages, prunedResults: 0, savedChars: 0 };
+    }
+    let st = this.states.get(key);
+    if (!st || !sameOptions(st.opts, opts) || !extends_(messages, st.seen)) {
+      st = fresh(opts);
+      this.states.set(key, st);
+    }
+    for (let i = st.seen.length; i < messages.length; i++) read(st, messages[i], i);
+    age(st);
+    return { messages: st.out.slice(), prunedResults: st.pruned.size, savedChars: st.savedChars };
+  }
+
+  forget(key: string): void {
+    this.states.delete(key);
+  }
+}
+
+function fresh(opts: PruneOptions): State {
+  return { opts: { ...opts }, seen: [], out: [], roundOf: [], rounds: 0, open: 0, agedTo: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
+}
+
+function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
+  return a.enabled === b.enabled && a.keepToolRounds === b.keepToolRounds && a.protectRecentViews === b.protectRecentViews;
+}
+
+/** `messages` starts with exactly the messages of `seen` (the same objects). */
+function extends_(messages: Message[], seen: Message[]): boolean {
+  if (messages.length < seen.length) return false;
+  for (let i = 0; i < seen.length; i++) if (messages[i] !== seen[i]) return false;
+  return true;
+}
+
+/** Takes in message `i`: its round (an assistant message with tool calls opens one, any assistant message closes the last). */
+function read(st: State, m: Message, i: number): void {
+  st.seen.push(m);
+  st.out.push(m);
+  if (m.role === 'assistant') {
+    st.open = m.toolCalls?.length ? ++st.rounds : 0;
+    // The oldest call with an id names its skill, as in pruneOldToolOutputs.
+    for (const c of m.toolCalls ?? []) {
+      if (c.name !== 'skill_view' || st.skillNames.has(c.id)) continue;
+      st.skillNames.set(c.id, skillNameOf(c.arguments));
+      // A result stored before its call (never written by the loop) was stubbed as 'unknown': name it now.
+      for (let k = 0; k < st.skillsAged; k++) if ((st.seen[st.skills[k]] as { toolCallId?: string }).toolCallId === c.id) stubSkill(st, st.skills[k]);
+    }
+    st.roundOf.push(0);
+    return;
+  }
+  st.roundOf.push(m.role === 'tool' || (m.role === 'user' && m.attachedBy) ? st.open : 0);
+  if (m.role === 'tool' && m.toolName === 'skill_view') st.skills.push(i);
+}
+
+/** Stubs what has become old since the last call: results of rounds past keepToolRounds, skill_view bodies past protectRecentViews. */
+function age(st: State): void {
+  const cutoff = st.rounds - st.opts.keepToolRounds; // rounds 1..cutoff are old
+  // Rounds only grow along the transcript, so the old messages are all before the first young one.
+  while (st.agedTo < st.seen.length && st.roundOf[st.agedTo] <= cutoff) {
+    const i = st.agedTo++;
+    const m = st.seen[i];
+    if (st.roundOf[i] === 0 || (m.role === 'tool' && m.toolName === 'skill_view')) continue;
+    replace(st, i, oldRoundStubFor(m));
+  }
+  const oldSkills = Math.max(0, st.skills.length - st.opts.protectRecentViews);
+  for (; st.skillsAged < oldSkills; st.skillsAged++) stubSkill(st, st.skills[st.skillsAged]);
+}
+
+function stubSkill(st: State, i: number): void {
+  const m = st.seen[i] as Extract<Message, { role: 'tool' }>;
+  replace(st, i, skillStubFor(m, st.skillNames.get(m.toolCallId) ?? 'unknown'));
+}
+
+/** Puts the request copy of message `i` in place, keeping the savings in step (a stub may be replaced by another). */
+function replace(st: State, i: number, stubbed: Message): void {
+  const m = st.seen[i];
+  const before = st.out[i];
+  if (stubbed === before) return;
+  st.out[i] = stubbed;
+  if (m.role !== 'tool') return;
+  const id = m.toolCallId;
+  if (before !== m) {
+    st.savedChars -= m.content.length - (before as typeof m).content.length;
+    const n = st.pruned.get(id)! - 1;
+    if (n) st.pruned.set(id, n);
+    else st.pruned.delete(id);
+  }
+  if (stubbed !== m) {
+    st.savedChars += m.content.length - (stubbed as typeof m).content.length;
+    st.pruned.set(id, (st.pruned.get(id) ?? 0) + 1);
+  }
+}
