@@ -3,10 +3,11 @@
  * content's exact UTF-8 bytes, while the row keeps the rest of the message. This keeps sql.js's
  * in-memory database (and so its memory and the cost of export()) to metadata and small messages.
  *
- * A file is written when its message is appended (temporary name, then rename: a file under its
- * final name is always whole) and fdatasync'ed before the journal line that refers to it, so a
- * committed message never points at a missing file. Identical contents share one file. Files no
- * row refers to (a deleted session, a round that was never committed) are removed at open.
+ * A file is written off the event loop by the commit that makes its message durable (temporary
+ * name, then rename: a file under its final name is always whole) and fdatasync'ed before the
+ * journal line that refers to it, so a committed message never points at a missing file; until
+ * then its bytes stay in memory and reads answer from them. Identical contents share one file.
+ * Files no row refers to (a deleted session, a round that was never committed) are removed at open.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -57,6 +58,10 @@ export class ContentFiles {
   private unsynced = new Set<string>();
   /** Files written since the last fold, made durable (again) before its snapshot replaces state.db. */
   private sinceFold = new Set<string>();
+  /** Contents put whose file is not written yet, by file path. */
+  private readonly pending = new Map<string, Buffer>();
+  /** Writes running, so a commit and a fold asking for the same file share one. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(dbFile: string) {
     this.dir = `${dbFile}.content`;
@@ -66,15 +71,12 @@ export class ContentFiles {
     return path.join(this.dir, sha256);
   }
 
-  /** Stores `bytes` (once per distinct content) and returns the reference the row keeps. */
+  /** Stores `bytes` (once per distinct content; the file is written by the next commit) and returns the reference the row keeps. */
   put(bytes: Buffer): ContentRef {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const file = this.pathOf(sha256);
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(this.dir, { recursive: true });
-      const tmp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(tmp, bytes);
-      fs.renameSync(tmp, file);
+    if (!this.pending.has(file) && !fs.existsSync(file)) {
+      this.pending.set(file, bytes);
       this.unsynced.add(file);
       this.sinceFold.add(file);
     }
@@ -83,6 +85,8 @@ export class ContentFiles {
 
   /** The content, or null when its file is missing or not the recorded size. */
   read(ref: ContentRef): string | null {
+    const pending = this.pending.get(this.pathOf(ref.sha256));
+    if (pending) return pending.length === ref.bytes ? pending.toString('utf8') : null;
     try {
       const buf = fs.readFileSync(this.pathOf(ref.sha256));
       return buf.length === ref.bytes ? buf.toString('utf8') : null;
@@ -115,8 +119,27 @@ export class ContentFiles {
 
   private async sync(files: string[]): Promise<void> {
     if (!files.length) return;
+    await Promise.all(files.map((f) => this.write(f)));
     await Promise.all(files.map((f) => syncPath(f, 'r+')));
     await syncPath(this.dir, 'r');
+  }
+
+  /** Writes a pending file under its final name; done when it is not pending. A failed write stays pending. */
+  private write(file: string): Promise<void> {
+    const bytes = this.pending.get(file);
+    if (!bytes) return Promise.resolve();
+    let running = this.writing.get(file);
+    if (!running) {
+      running = (async () => {
+        await fs.promises.mkdir(this.dir, { recursive: true });
+        const tmp = `${file}.tmp-${process.pid}`;
+        await fs.promises.writeFile(tmp, bytes);
+        await fs.promises.rename(tmp, file);
+        this.pending.delete(file);
+      })().finally(() => this.writing.delete(file));
+      this.writing.set(file, running);
+    }
+    return running;
   }
 
   /** Removes files that no row refers to, and leftover temporaries. Returns how many went. */

@@ -1,8 +1,8 @@
 /**
  * The store's write path keeps a few things at hand instead of asking SQLite at every write:
- * prepared statements, the sessions known to exist, each session's next message position, and
- * the encoded event JSON shared by the row and the journal line. These tests check they never
- * disagree with the database.
+ * prepared statements, the sessions known to exist, each session's next message position, the
+ * encoded event JSON shared by the row and the journal line, and large contents until the commit
+ * writes their files. These tests check they never disagree with the database.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -89,5 +89,25 @@ describe('store: write path caches', () => {
     assert.deepEqual(copy.exec("SELECT value FROM meta WHERE key = 'b'")[0].values, [['2']]);
     copy.close();
     db.close();
+  });
+
+  it('a large content is readable at once, its file is written by the commit, and a failed write is retried by the next one', async () => {
+    const db = await open(file);
+    db.createSession({ ...newSession, id: 's' });
+    const dir = `${file}.content`;
+    fs.writeFileSync(dir, 'a file where the folder should be'); // the write fails
+    const big = { role: 'tool' as const, toolCallId: 'c', toolName: 'shell', ok: true, content: 'big output ✓\n'.repeat(2000) };
+    db.appendMessage('s', { turn: 1, round: 1, message: big });
+    assert.deepEqual(db.getMessages('s'), [big], 'answered from memory before any file exists');
+    await assert.rejects(db.commitRound());
+    assert.deepEqual(db.getMessages('s'), [big]);
+    fs.rmSync(dir);
+    await db.commitRound();
+    assert.equal(fs.readdirSync(dir).length, 1);
+    assert.equal(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0]), 'utf8'), big.content);
+    await db.close();
+    const again = await open(file);
+    assert.deepEqual(again.getMessages('s'), [big]);
+    await again.close();
   });
 });
