@@ -42,6 +42,8 @@ interface CachedBlock {
 export class SessionToolRuntime implements ToolRuntime {
   private readonly blocks = new Map<string, CachedBlock>();
   private readonly schemaCache = new Map<string, WireTool>();
+  /** Each session's active set and the inputs it was computed from (asked several times a round); invalidate() drops them. */
+  private readonly actives = new Map<string, { key: string; tools: AnyTool[] }>();
   guard?: CallGuard;
   /** Run after each call (and the guard); may append to the result (nested instruction files). */
   readonly decorators: Array<(session: Session, call: ToolCall, result: ToolResult) => ToolResult> = [];
@@ -59,12 +61,18 @@ export class SessionToolRuntime implements ToolRuntime {
   invalidate(): void {
     this.schemaCache.clear();
     this.blocks.clear();
+    this.actives.clear();
   }
 
+  /** The tools this session gets this round (do not modify the array). */
   active(session: Session): AnyTool[] {
     const s = this.settings();
+    // Everything the set depends on but the catalog, whose changes come through invalidate() (the registry's onDidChange).
+    const key = [s['tools.deferred'], s['tools.eager'].join(','), session.role, session.mode, session.isSubagent, session.loadedTools.join(',')].join('|');
+    const hit = this.actives.get(session.id);
+    if (hit && hit.key === key) return hit.tools;
     const role = roleOf(session.role);
-    return activeTools({
+    const tools = activeTools({
       tools: this.catalog.all(),
       deferredEnabled: s['tools.deferred'],
       extraEager: [...s['tools.eager'], ...(role.requiredTools ?? [])],
@@ -73,6 +81,8 @@ export class SessionToolRuntime implements ToolRuntime {
       readOnlyMode: session.mode !== 'code',
       allows: (t) => !this.refusalFor(session, t),
     });
+    this.actives.set(session.id, { key, tools });
+    return tools;
   }
 
   isActive(session: Session, name: string): boolean {
