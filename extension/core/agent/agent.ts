@@ -23,12 +23,16 @@ import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 import type { AgentEvent } from './events';
 import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../images/compose';
+import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
   createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[] }): { id: string; created: number };
   getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; created: number } | null | undefined;
   getMessages(id: string): Message[];
+  /** For deleteSession (state.db has both). */
+  deleteSession?(id: string): boolean;
+  childSessions?(parentId: string): Array<{ id: string }>;
 }
 
 export interface AgentOptions {
@@ -122,7 +126,7 @@ export class Agent implements Disposable {
       prompt: this.prompt,
       settings: opts.settings,
       logger: opts.logger,
-      sink: opts.store,
+      sink: opts.store && referencingSink(opts.store, this.attachments, opts.logger),
       toolContext: (session, signal, onOutput) => this.toolContext(session, signal, onOutput),
     });
     this.onEvent = this.loop.onEvent;
@@ -189,6 +193,24 @@ export class Agent implements Disposable {
     } finally {
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
     }
+  }
+
+  /**
+   * Deletes a stored session with its delegated children, then the attachment files no other
+   * session holds (a failure there is logged; the session is deleted regardless). False when
+   * the session is unknown or there is no state.db.
+   */
+  async deleteSession(id: string): Promise<boolean> {
+    const store = this.opts.store;
+    if (!store?.deleteSession || !store.childSessions) return false;
+    const deleted = await deleteSessionWithAttachments(store as Required<AgentStore>, this.attachments, id, this.opts.logger);
+    for (const sid of deleted) {
+      this.live.delete(sid);
+      this.guard.forgetSession(sid);
+      this.prompt.forget(sid);
+      this.project.forget(sid);
+    }
+    return deleted.length > 0;
   }
 
   /**

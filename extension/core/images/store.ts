@@ -141,6 +141,38 @@ export class AttachmentStore {
     return { notSent: reason };
   }
 
+  /**
+   * Records that a session's transcript holds these images, so deleting another session that
+   * shows the same picture keeps its file. A write only when something is new.
+   */
+  async reference(sessionId: string, ids: string[]): Promise<void> {
+    const fresh = ids.filter((id) => !this.index.referenced(id, sessionId));
+    if (fresh.length) await this.index.reference(sessionId, fresh);
+  }
+
+  /**
+   * The sessions were deleted: forgets their references and deletes the files of the images no
+   * other session holds. Never throws; what could not be deleted is logged. Returns the image
+   * ids that left the store.
+   */
+  async releaseSessions(sessionIds: string[]): Promise<string[]> {
+    if (!sessionIds.length) return [];
+    let unreferenced: StoredImage[];
+    try {
+      unreferenced = await this.index.release(sessionIds);
+    } catch (e) {
+      this.logger.warn(`attachments: could not update ${path.join(this.dir, 'index.json')} for deleted sessions; their images are kept: ${(e as Error).message}`);
+      return [];
+    }
+    for (const rec of unreferenced) {
+      this.forget(rec.id);
+      for (const file of new Set([rec.original.file, rec.sent.file])) {
+        await fs.promises.rm(path.join(this.dir, file), { force: true }).catch((e: Error) => this.logger.warn(`attachments: could not delete ${path.join(this.dir, file)} (${rec.name}): ${e.message}`));
+      }
+    }
+    return unreferenced.map((rec) => rec.id);
+  }
+
   private checkSize(name: string, size: number, limits = this.opts.limits()): void {
     if (size > limits.maxFileBytes) {
       throw new ImageError('too_large', `${name} is ${formatBytes(size)}, over the ${formatBytes(limits.maxFileBytes)} limit for images (setting images.maxFileBytes)`);
@@ -173,13 +205,20 @@ export class AttachmentStore {
       sent = { file: `${id}.sent.${out.ext}`, mime: out.mime, bytes: out.bytes.length, width: out.width, height: out.height };
       await writeAtomic(path.join(this.dir, sent.file), out.bytes);
     }
-    const rec: StoredImage = { id, name: opts.name, source: opts.source ?? 'bytes', created: Date.now(), sha256, original, sent };
+    const rec: StoredImage = { id, name: opts.name, source: opts.source ?? 'bytes', created: Date.now(), sha256, original, sent, sessions: [] };
     await this.index.put(rec);
     return rec;
   }
 
   private filesExist(rec: StoredImage): boolean {
     return fs.existsSync(path.join(this.dir, rec.original.file)) && fs.existsSync(path.join(this.dir, rec.sent.file));
+  }
+
+  private forget(id: string): void {
+    const url = this.urls.get(id);
+    if (url) this.urlChars -= url.length;
+    this.urls.delete(id);
+    this.warned.delete(id);
   }
 
   private remember(id: string, url: string): void {
