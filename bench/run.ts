@@ -122,6 +122,18 @@ async function main(): Promise<void> {
     console.log(`\nstate.db with ${s.historyMB.toFixed(1)} MB of history: commitRound blocks the event loop ${s.commitRoundBlockMs.median.toFixed(2)} ms median (p95 ${s.commitRoundBlockMs.p95.toFixed(2)}); naive export+write ${s.baselineExportWriteMs.toFixed(0)} ms (${pct(s.commitRoundBlockMs.median / s.baselineExportWriteMs)}); background fold ${s.foldMs.toFixed(0)} ms of which ${s.foldBlockMs.toFixed(0)} ms blocking`);
   } else console.log(`\nstate.db flush: ${JSON.stringify(store)}`);
 
+  let webview: unknown = null;
+  try {
+    const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
+    const r = await benchWebviewRender();
+    webview = r;
+    console.log(`\n${formatWebviewRender(r)}`);
+  } catch (e) {
+    const message = (e as Error).message;
+    webview = { error: message };
+    console.log(/Chromium not found/.test(message) ? `\nwebview render: skipped, ${message}` : `\nwebview render: failed: ${message}`);
+  }
+
   let images: unknown = null;
   try {
     const { benchImages, formatImagesBench } = await import('./images');
@@ -133,7 +145,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, store, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);
