@@ -120,6 +120,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const apiKey = cliApiKey(flags, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
+  if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
   const client = clientFromSettings(settings, apiKey, log);
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);

@@ -18,6 +18,8 @@ import { ToolRegistry } from '../core/tools/registry';
 import type { PastedImage } from '../core/images/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
+import { lmApiFrom } from './lm-api';
+import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { loadHostSettings } from './settings-source';
 import { toTranscript } from './transcript';
@@ -114,7 +116,7 @@ export class AgentHost implements vscode.Disposable {
 
   /** No key for the default OpenAI endpoint: the chat shows a setup card instead of failing on send. */
   setupNeeded(): boolean {
-    return !this.apiKey && /api\.openai\.com/.test(this.settings['model.baseUrl']);
+    return this.settings['model.provider'] === 'openai-compatible' && !this.apiKey && /api\.openai\.com/.test(this.settings['model.baseUrl']);
   }
 
   /** Host -> webview messages; the chat view subscribes. */
@@ -128,6 +130,11 @@ export class AgentHost implements vscode.Disposable {
   }
 
   private client(): ModelClient {
+    if (this.settings['model.provider'] === 'vscode-lm') {
+      const api = lmApiFrom(vscode);
+      if ('missing' in api) throw new Error(`snowpea.model.provider is "vscode-lm", but ${api.missing}. Set it to "openai-compatible".`);
+      return createLmClient(api, { model: this.settings['model.name'], maxOutputTokens: this.settings['model.maxOutputTokens'], log: this.log });
+    }
     return clientFromSettings(this.settings, this.apiKey, this.log);
   }
 
@@ -163,7 +170,7 @@ export class AgentHost implements vscode.Disposable {
       workspaceRoot: this.workspaceRoot ?? this.context.globalStorageUri.fsPath,
       settings: () => this.settings,
       client: () => {
-        const key = JSON.stringify([this.settings['model.baseUrl'], this.settings['model.name'], this.apiKey, this.settings['model.requestTimeoutS'], this.settings['model.maxRetries']]);
+        const key = JSON.stringify([this.settings['model.provider'], this.settings['model.baseUrl'], this.settings['model.name'], this.apiKey, this.settings['model.requestTimeoutS'], this.settings['model.maxRetries']]);
         if (!client || key !== clientKey) {
           client = this.client();
           clientKey = key;
@@ -272,8 +279,13 @@ export class AgentHost implements vscode.Disposable {
     this.running?.abort();
   }
 
-  /** Model ids the endpoint lists (GET /models), for Select Model. */
+  /** Model ids the endpoint lists (GET /models), or the editor's language models, for Select Model. */
   async availableModels(): Promise<string[]> {
+    if (this.settings['model.provider'] === 'vscode-lm') {
+      const api = lmApiFrom(vscode);
+      if ('missing' in api) return [];
+      return (await api.lm.selectChatModels()).map((m) => m.id).sort();
+    }
     await this.loadApiKey();
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ baseURL: this.settings['model.baseUrl'], apiKey: this.apiKey || 'none', timeout: 10_000, maxRetries: 0 });

@@ -37,7 +37,7 @@ export const settingDefs = {
   'agent.ignoreContextFiles': def(z.boolean(), false, 'Skip project instruction files (AGENTS.md, CLAUDE.md, .snowpea/instructions.md, .cursorrules) entirely.'),
   'agents.childContext': def(z.enum(['lean', 'full']), 'lean' as 'lean' | 'full', 'Context given to delegated subagents: "lean" (brief, root instructions only, no memory or skills index) or "full" (the parent\'s whole prompt context).'),
   'skills.protectRecentViews': def(int(0, 1000), 3, 'Number of most recent skill_view results kept whole in outgoing requests; older ones become reload pointers.'),
-  'model.provider': def(z.enum(['openai-compatible', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint, or the editor\'s language models (vscode.lm).'),
+  'model.provider': def(z.enum(['openai-compatible', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint (model.baseUrl), or the editor\'s language models (vscode.lm, e.g. GitHub Copilot; model.name picks one by id or family, else the first).'),
   'model.baseUrl': def(z.string().url(), 'https://api.openai.com/v1', 'Base URL of the OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, ...).', true),
   'model.name': def(z.string().min(1), 'gpt-4.1-mini', 'Model name sent to the endpoint.'),
   'model.contextWindow': def(nullableInt(1024), null as number | null, 'Context window of the model in tokens (null: from the built-in table, or a conservative default).'),
