@@ -18,6 +18,8 @@ export interface SessionOptions {
   workspaceFiles?: Record<string, string>;
   /** Whether the workspace is trusted (default true). Pass false to test Restricted Mode. */
   trusted?: boolean;
+  /** More .vsix files to install beside Snowpea (test-only extensions, e.g. a language-model provider). */
+  extraExtensions?: string[];
 }
 
 /** Settings that keep the workbench quiet and predictable; tests add their own on top. */
@@ -65,7 +67,7 @@ export class VsCodeSession {
       ...options.settings,
     });
     writeWorkspace(workspace, options.workspaceFiles ?? { 'README.md': '# e2e workspace\n' });
-    await cs.installExtension(vsix, { userDataDir, extensionsDir });
+    for (const ext of [vsix, ...(options.extraExtensions ?? [])]) await cs.installExtension(ext, { userDataDir, extensionsDir });
 
     // Keep code-server's own files and Snowpea's home (~/.snowpea) inside the session folder.
     const env = {
