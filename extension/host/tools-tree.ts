@@ -55,6 +55,8 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'group') {
       const item = new vscode.TreeItem(`${node.group} (${node.tools.length})`, vscode.TreeItemCollapsibleState.Expanded);
+      // A stable id keeps a group the user collapsed collapsed when the tree refreshes.
+      item.id = `group:${node.group}`;
       item.description = node.eager ? 'eager' : 'deferred';
       item.contextValue = 'snowpea.toolGroup';
       return item;
@@ -62,10 +64,12 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const t = node.tool;
     const loaded = this.host.currentSession()?.loadedTools.includes(t.name) ?? false;
     const item = new vscode.TreeItem(t.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `tool:${t.name}`;
     const schema = JSON.stringify({ name: t.name, description: t.description, parameters: this.host.registry.jsonSchemaOf(t.name) });
     // About 4 characters per token: what this tool's schema costs in every round it is sent.
     const tokens = Math.ceil(schema.length / 4);
-    item.description = `${t.permission} · ${t.summary}${!node.eager && loaded ? ' · loaded' : ''} · ~${tokens} tok`;
+    // "loaded" first: the side bar is narrow and the end of a description is cut off.
+    item.description = `${!node.eager && loaded ? 'loaded · ' : ''}${t.permission} · ${t.summary} · ~${tokens} tok`;
     item.command = { command: 'snowpea.showToolSchema', title: 'Show Schema', arguments: [node] };
     item.iconPath = new vscode.ThemeIcon(PERMISSION_ICONS[t.permission] ?? 'tools');
     const md = new vscode.MarkdownString(undefined, true);

@@ -1,22 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { startScriptedServer, type ScriptedServer } from '../fixtures/scripted-server';
 import { CHAT } from './harness/selectors';
+import { scriptedModelSettings, useScriptedModel } from './harness/scripted-model';
 import { useVsCode } from './harness/use-vscode';
 
 describe('e2e: a chat turn against a scripted model, then Snowpea: New Chat', function () {
-  let model: ScriptedServer;
-  before(async function () {
-    model = await startScriptedServer({ models: ['scripted-model'] });
-  });
-  after(async function () {
-    await model?.close();
-  });
-
-  const vscode = useVsCode(() => ({
-    settings: { 'snowpea.model.baseUrl': model.baseUrl, 'snowpea.model.name': 'scripted-model' },
-  }));
+  const scripted = useScriptedModel();
+  const vscode = useVsCode(() => ({ settings: scriptedModelSettings(scripted()) }));
 
   it('streams the reply into the transcript, and New Chat clears it', async function () {
+    const model = scripted();
     const { workbench } = vscode();
     model.enqueue({ text: 'Hello from the scripted model.' });
     await workbench.openSnowpea();

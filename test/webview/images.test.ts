@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parseWebviewMessage } from '../../extension/protocol';
 import type { ChatPage } from './harness/chat-page';
 import { readImageHeader } from './harness/image-bytes';
-import { deliverFiles, type DeliverArgs } from './harness/page-files';
+import { deliverFiles, type DeliverArgs } from '../fixtures/page-files';
 import { useWebviewEnv } from './harness/suite';
 
 const MB = 1024 * 1024;

@@ -74,6 +74,23 @@ export class Workbench {
     });
   }
 
+  /** Collapses a tree row (a group) if it is expanded; the tree renders only the rows on screen. */
+  async collapseTreeRow(viewName: string, label: string | RegExp): Promise<void> {
+    const row = this.treeRow(viewName, label).first();
+    await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') return;
+    await row.click();
+    await this.treeRow(viewName, label).and(this.page.locator('[aria-expanded="false"]')).first().waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+  }
+
+  /** The description (the dimmer text after the label) of the first tree row matching `label`. */
+  async treeRowDescription(viewName: string, label: string | RegExp): Promise<string> {
+    const row = this.treeRow(viewName, label).first();
+    await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    const description = row.locator('.label-description');
+    return (await description.count()) ? (await description.innerText()).trim() : '';
+  }
+
   /**
    * The frame that holds `selector`: webview content lives two iframes deep, so this polls every
    * frame except the workbench's own (which has textareas of its own) until one matches.
