@@ -12,6 +12,7 @@ import type { Settings } from '../core/settings/schema';
 import { closeAllBrowsers, closeBrowserSession } from '../core/browser';
 import type { McpManager } from '../core/mcp';
 import { createMcpManager } from './mcp-host';
+import { showMcpStartProgress } from './mcp-progress';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
@@ -96,13 +97,16 @@ export class AgentHost implements vscode.Disposable {
 
   /** MCP servers of this window, attached to the registry on first use (cached tool lists show at once). */
   mcpManager(): McpManager {
-    this.mcp ??= createMcpManager({
-      loaded: this.loaded!,
-      workspaceRoot: this.workspaceRoot,
-      cacheDir: path.join(this.context.globalStorageUri.fsPath, 'mcp'),
-      registry: this.registry,
-      log: this.log,
-    });
+    if (!this.mcp) {
+      this.mcp = createMcpManager({
+        loaded: this.loaded!,
+        workspaceRoot: this.workspaceRoot,
+        cacheDir: path.join(this.context.globalStorageUri.fsPath, 'mcp'),
+        registry: this.registry,
+        log: this.log,
+      });
+      this.disposables.push(showMcpStartProgress(this.mcp, this.log));
+    }
     return this.mcp;
   }
 

@@ -39,11 +39,17 @@ export async function exportSession(host: AgentHost): Promise<void> {
     filters: format === 'md' ? { Markdown: ['md'] } : { JSON: ['json'] },
   });
   if (!target) return;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Snowpea: exporting session' }, async () => {
-    const text = await host.exportSession(id, format);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-  });
-  void vscode.window.showInformationMessage(`Snowpea: session exported to ${target.fsPath}`);
+  const written = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Snowpea: exporting session', cancellable: true },
+    async (_progress, token) => {
+      const text = await host.exportSession(id, format);
+      // Cancelled while the export was read: nothing is written.
+      if (token.isCancellationRequested) return false;
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+      return true;
+    },
+  );
+  void vscode.window.showInformationMessage(written ? `Snowpea: session exported to ${target.fsPath}` : 'Snowpea: export cancelled; nothing was written.');
 }
 
 /** Snowpea: Select Model — the endpoint's /models list when it answers, else free text. Writes snowpea.model.name. */

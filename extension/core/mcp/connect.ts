@@ -26,6 +26,8 @@ export interface ConnectOptions {
   onSpawn?(pid: number): void;
   /** The connection ended without close() (a crash); `why` names the exit status and stderr. */
   onUnexpectedClose?(why: string): void;
+  /** Aborts the start (initialize and the first tool list); a stdio process is killed. */
+  signal?: AbortSignal;
 }
 
 export interface McpConnection {
@@ -49,11 +51,11 @@ export function toToolInfo(t: Tool): McpToolInfo {
   };
 }
 
-export async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolInfo[]> {
+export async function listAllTools(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpToolInfo[]> {
   const out: McpToolInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
-    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, signal });
     out.push(...r.tools.map(toToolInfo));
     cursor = r.nextCursor;
     if (!cursor) break;
@@ -103,8 +105,8 @@ async function open(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions
     }
   };
   try {
-    await client.connect(transport, { timeout: o.timeoutMs });
-    const tools = await listAllTools(client, o.timeoutMs);
+    await client.connect(transport, { timeout: o.timeoutMs, signal: o.signal });
+    const tools = await listAllTools(client, o.timeoutMs, o.signal);
     toolsHandler = o.onToolsChanged;
     return { client, kind, tools, pid: stdio?.pid, whyClosed, close };
   } catch (e) {
@@ -120,6 +122,7 @@ export async function connectServer(r: ResolvedServer, o: ConnectOptions): Promi
   try {
     return await open(r, 'http', o);
   } catch (first) {
+    if (o.signal?.aborted) throw first;
     try {
       return await open(r, 'sse', o);
     } catch (second) {

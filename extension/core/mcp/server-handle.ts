@@ -32,7 +32,7 @@ export interface ServerHandleOptions {
 /** Thrown by ensureStarted with the tool error code the call should report. */
 export class StartError extends Error {
   constructor(
-    readonly code: 'unavailable' | 'denied' | 'policy_blocked' | 'failed' | 'timeout',
+    readonly code: 'unavailable' | 'denied' | 'policy_blocked' | 'failed' | 'timeout' | 'cancelled',
     message: string,
   ) {
     super(message);
@@ -51,6 +51,8 @@ export class McpServerHandle {
   lastPid?: number;
   private conn?: McpConnection;
   private starting?: Promise<McpConnection>;
+  /** Aborts the start in progress (stop() while starting). */
+  private startAbort?: AbortController;
   private everStarted = false;
   private disposed = false;
   private readonly backoff: Backoff;
@@ -119,6 +121,8 @@ export class McpServerHandle {
     if (wait > 0) await sleep(wait);
     if (this.disposed) throw new StartError('unavailable', `the MCP server "${d.name}" has been stopped`);
     this.setState('starting');
+    const abort = new AbortController();
+    this.startAbort = abort;
     try {
       const resolved = await this.o.resolve(d);
       let opened: McpConnection | undefined;
@@ -129,6 +133,7 @@ export class McpServerHandle {
         onSpawn: (pid) => (this.lastPid = pid),
         onToolsChanged: (tools) => opened && this.conn === opened && this.setTools(tools),
         onUnexpectedClose: (why) => opened && this.crashed(opened, why),
+        signal: abort.signal,
       });
       opened = conn;
       if (this.disposed) {
@@ -145,6 +150,11 @@ export class McpServerHandle {
       return conn;
     } catch (e) {
       if (e instanceof StartError) throw e;
+      if (abort.signal.aborted) {
+        // stop() while starting: the user's choice, not a failure (no backoff).
+        this.setState('stopped');
+        throw new StartError('cancelled', `the MCP server "${d.name}" was stopped while it was starting`);
+      }
       if (e instanceof McpConfigError) {
         this.lastError = e.message;
         this.setState('failed');
@@ -155,6 +165,8 @@ export class McpServerHandle {
       this.setState('failed');
       this.o.logger.warn(`MCP server ${d.name} did not start: ${this.lastError}`);
       throw new StartError('failed', `the MCP server "${d.name}" did not start: ${this.lastError}`);
+    } finally {
+      if (this.startAbort === abort) this.startAbort = undefined;
     }
   }
 
@@ -212,6 +224,8 @@ export class McpServerHandle {
     const name = this.o.def.name;
     let conn: McpConnection;
     try {
+      // The running tool card shows this while the server starts; Stop cancels the call.
+      if (this.usable() && this.state !== 'running') ctx.onOutput?.(`starting the MCP server "${name}"…\n`);
       conn = await this.ensureStarted();
     } catch (e) {
       return e instanceof StartError ? errorResult(e.code, e.message) : errorResult('failed', (e as Error).message);
@@ -245,6 +259,7 @@ export class McpServerHandle {
     const starting = this.starting;
     const conn = this.conn;
     this.conn = undefined;
+    this.startAbort?.abort();
     if (conn) await conn.close();
     if (starting) await starting.then((c) => c.close(), () => undefined);
     if (this.state === 'running' || this.state === 'starting' || dispose) this.setState('stopped');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { STARTING_BROWSER } from '../../../extension/core/tools/browser/common';
 import { startBrowserSite, type BrowserSite } from '../../fixtures/browser-site';
 import { browserCtx, browserDriver, pngSize, recordingAttachments, recordingConnect, scriptedResolver, type Driver } from './helpers';
 
@@ -27,8 +28,14 @@ describe('browser tools in Chromium', function () {
   const page = async () => (await d.manager.existing(sid))!.page();
 
   it('browser_navigate opens a page and returns its url, title and text, through the pinning proxy', async () => {
-    const r = await d.call('browser_navigate', { url: `${site.origin}/` });
+    const streamed: string[] = [];
+    const r = await d.call('browser_navigate', { url: `${site.origin}/` }, { ...ctx(), onOutput: (c) => void streamed.push(c) });
     assert.equal(r.ok, true, r.content);
+    assert.deepEqual(streamed, [`${STARTING_BROWSER}\n`], 'the running tool card says the browser is starting');
+    const later: string[] = [];
+    await d.call('browser_snapshot', {}, { ...ctx(), onOutput: (c) => void later.push(c) });
+    await d.call('browser_navigate', { url: `${site.origin}/` }, { ...ctx(), onOutput: (c) => void later.push(c) });
+    assert.deepEqual(later, [], 'an open page starts nothing');
     assert.match(r.content, new RegExp(`^Opened ${site.origin}/ \\(HTTP 200\\)\\nURL: ${site.origin}/\\nTitle: Home page\\n\\nWelcome home\\n\\nThis is the test site\\.`));
     assert.ok(!r.content.includes('Console errors:'), 'nothing was logged');
     assert.ok(contacted.includes(`127.0.0.1:${site.port}`), 'the browser reached the site through the proxy');

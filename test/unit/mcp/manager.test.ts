@@ -44,9 +44,14 @@ describe('McpManager with a real stdio server', function () {
       { state: 'idle', toolCount: 10, toolsFrom: 'cache' },
     );
     assert.match(formatMcpServers(second.manager)[0], /^fx {2}idle \(tools cached\) {2}10 tools {2}setting mcp\.servers \(user settings\) {2}stdio: .*mcp-stdio-server\.ts$/);
-    const r = await call(reg2, 'mcp__fx__echo', { text: 'hi' });
+    const ctx = makeCtx(tempDir());
+    const r = await call(reg2, 'mcp__fx__echo', { text: 'hi' }, ctx);
     assert.equal(r.content, 'echo: hi');
     assert.equal(starts(log), 2, 'started lazily by the call');
+    assert.deepEqual(ctx.outputs, ['starting the MCP server "fx"…\n'], 'the running tool card says the server is starting');
+    const again = makeCtx(tempDir());
+    await call(reg2, 'mcp__fx__echo', { text: 'hi' }, again);
+    assert.deepEqual(again.outputs, [], 'a running server starts nothing');
     assert.equal(second.manager.servers()[0].state, 'running');
     assert.equal(second.manager.servers()[0].toolsFrom, 'live');
   });
@@ -106,6 +111,24 @@ describe('McpManager with a real stdio server', function () {
     const pid = manager.pidOf('mute')!;
     assert.ok(pid > 0);
     assert.ok(await eventually(() => !processAlive(pid)), 'the silent process was killed');
+  });
+
+  it('stopping a server while it starts (the progress Cancel) kills it at once; the waiting call says so', async () => {
+    // --silent never answers initialize: without the abort, the start would wait out its 100 s timeout.
+    const { manager } = track(managerFor({ mute: stdioEntry({}, ['--silent']) }, { startTimeoutS: 100, startUncached: false }));
+    manager.attach(new ToolRegistry());
+    const ctx = makeCtx(tempDir());
+    const pending = manager.callTool('mute', 'echo', { text: 'x' }, ctx);
+    assert.ok(await eventually(() => manager.servers()[0].state === 'starting' && manager.pidOf('mute') !== undefined));
+    assert.deepEqual(ctx.outputs, ['starting the MCP server "mute"…\n'], 'the running tool card says the server is starting');
+    const pid = manager.pidOf('mute')!;
+    await manager.stop('mute');
+    const r = await pending;
+    assert.equal(r.error?.code, 'cancelled', r.content);
+    assert.equal(r.content, 'error (cancelled): the MCP server "mute" was stopped while it was starting');
+    assert.equal(manager.servers()[0].state, 'stopped');
+    assert.equal(manager.servers()[0].lastError, undefined, 'not recorded as a failure');
+    assert.ok(await eventually(() => !processAlive(pid)), 'the process was killed');
   });
 
   it('a crash mid-call is an error naming the exit and stderr; the next call restarts the server', async () => {

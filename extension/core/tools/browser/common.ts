@@ -61,6 +61,8 @@ export function failure(e: unknown, doing: string): ToolResult {
   return errorResult('failed', `${doing} failed: ${errorText(e)}`);
 }
 
+export const STARTING_BROWSER = 'starting the browser for this session…';
+
 const NO_PAGE = 'no page is open in this session yet; call browser_navigate with a url first';
 
 export interface PageActionOptions {
@@ -82,6 +84,8 @@ export async function onSessionPage(
 ): Promise<ToolResult> {
   let s: BrowserSession | undefined;
   try {
+    // The running tool card shows this while the browser starts (seconds on a cold start); Stop cancels the call.
+    if (o.create && !m.has(ctx.session.id)) ctx.onOutput?.(`${STARTING_BROWSER}\n`);
     s = o.create ? await m.session({ id: ctx.session.id, launch: launchOf(ctx), policy: policyOf(ctx) }) : await m.existing(ctx.session.id);
   } catch (e) {
     return failure(e, 'starting the browser');
