@@ -42,6 +42,8 @@ export class AgentHost implements vscode.Disposable {
   private agent?: Agent;
   private session?: Session;
   private running?: AbortController;
+  /** Settles when the running turn has ended (its last writes to state.db included). */
+  private turnEnded: Promise<void> = Promise.resolve();
   private apiKey: string | undefined;
   private lastPrompt?: { text: string; images: PastedImage[] };
   private partialText = '';
@@ -258,6 +260,8 @@ export class AgentHost implements vscode.Disposable {
     }
     const controller = new AbortController();
     this.running = controller;
+    let ended!: () => void;
+    this.turnEnded = new Promise((resolve) => (ended = resolve));
     void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', true);
     try {
       const agent = await this.getAgent();
@@ -275,6 +279,7 @@ export class AgentHost implements vscode.Disposable {
       this.post({ type: 'error', message: (e as Error).message });
     } finally {
       this.running = undefined;
+      ended();
       void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', false);
     }
   }
@@ -312,6 +317,20 @@ export class AgentHost implements vscode.Disposable {
     this.session = session;
     this.changeEmitter.fire();
     return this.initMessages();
+  }
+
+  /**
+   * Deletes a stored session with its delegated children and the attachment files only it held.
+   * The current session is stopped first and replaced by a new chat, whose messages are returned.
+   */
+  async deleteSession(id: string): Promise<{ deleted: boolean; reset?: HostMessage[] }> {
+    const current = this.session?.id === id;
+    if (current) {
+      this.stop();
+      await this.turnEnded;
+    }
+    const deleted = await (await this.getAgent()).deleteSession(id);
+    return current ? { deleted, reset: await this.newChat() } : { deleted };
   }
 
   async exportSession(id: string, format: 'json' | 'md'): Promise<string> {

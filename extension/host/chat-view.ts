@@ -96,6 +96,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.reset(await this.host.resume(id));
   }
 
+  /** Deletes a stored session; when it is the one shown, the chat starts over. False when it was already gone. */
+  async deleteSession(id: string): Promise<boolean> {
+    const { deleted, reset } = await this.host.deleteSession(id);
+    if (reset) this.reset(reset);
+    return deleted;
+  }
+
   /** Shows the chat view and starts a new chat in it. */
   async newChat(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);

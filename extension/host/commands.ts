@@ -5,7 +5,7 @@ import { attachFiles } from './attach-commands';
 import { showMcpServers } from './mcp-host';
 import { API_KEY_SECRET } from './agent-host';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
-import { exportSession, resumeSession, selectModel } from './session-commands';
+import { deleteSession, exportSession, resumeSession, selectModel } from './session-commands';
 import { toolCommandTable } from './tool-commands';
 import type { ToolsTreeProvider } from './tools-tree';
 
@@ -34,7 +34,8 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:snowpea.snowpea'),
     'snowpea.showLog': () => d.log.show(),
     'snowpea.resumeSession': () => resumeSession(d.host, d.chat),
-    'snowpea.exportSession': () => exportSession(d.host),
+    'snowpea.exportSession': () => exportSession(d.host, d.chat),
+    'snowpea.deleteSession': () => deleteSession(d.host, d.chat),
     'snowpea.selectModel': () => selectModel(d.host),
     'snowpea.attachImage': () => attachFiles(d.chat, true),
     'snowpea.attachFile': () => attachFiles(d.chat, false),

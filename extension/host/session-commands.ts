@@ -7,30 +7,76 @@ interface SessionPick extends vscode.QuickPickItem {
   id: string;
 }
 
-async function pickSession(host: AgentHost, placeHolder: string): Promise<string | undefined> {
-  const sessions = await host.listSessions();
-  if (!sessions.length) {
-    void vscode.window.showInformationMessage('Snowpea: no stored sessions yet.');
-    return undefined;
-  }
-  const items: SessionPick[] = sessions.map((s) => ({
+const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete Session' };
+
+async function sessionItems(host: AgentHost): Promise<SessionPick[]> {
+  return (await host.listSessions()).map((s) => ({
     id: s.id,
     label: s.title,
     description: `${s.rounds} round${s.rounds === 1 ? '' : 's'}`,
     detail: new Date(s.updated).toLocaleString(),
+    buttons: [DELETE_BUTTON],
   }));
-  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.id;
 }
 
-/** Snowpea: Resume Session... — pick a stored session and continue it in the chat. */
+/** Stored sessions, newest first, each with a Delete button; resolves with the one picked. */
+async function pickSession(host: AgentHost, chat: ChatViewProvider, placeholder: string): Promise<SessionPick | undefined> {
+  const items = await sessionItems(host);
+  if (!items.length) {
+    void vscode.window.showInformationMessage('Snowpea: no stored sessions yet.');
+    return undefined;
+  }
+  const qp = vscode.window.createQuickPick<SessionPick>();
+  qp.placeholder = placeholder;
+  qp.matchOnDetail = true;
+  qp.ignoreFocusOut = true; // the delete confirmation is a modal
+  qp.items = items;
+  return new Promise<SessionPick | undefined>((resolve) => {
+    let picked: SessionPick | undefined;
+    qp.onDidAccept(() => {
+      picked = qp.selectedItems[0];
+      qp.hide();
+    });
+    qp.onDidTriggerItemButton(async ({ item }) => {
+      if (!(await confirmDelete(chat, item))) return;
+      qp.items = qp.items.filter((i) => i.id !== item.id);
+      if (!qp.items.length) qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(picked);
+    });
+    qp.show();
+  });
+}
+
+/** Asks in a modal, then deletes; true when the session is gone. */
+async function confirmDelete(chat: ChatViewProvider, s: SessionPick): Promise<boolean> {
+  const answer = await vscode.window.showWarningMessage(
+    `Delete the Snowpea session "${s.label}"?`,
+    { modal: true, detail: 'Its transcript, tool outputs, delegated subtasks and the images only it used are removed from state.db. This cannot be undone.' },
+    'Delete',
+  );
+  if (answer !== 'Delete') return false;
+  if (!(await chat.deleteSession(s.id))) void vscode.window.showWarningMessage('Snowpea: that session was already deleted.');
+  return true;
+}
+
+/** Snowpea: Resume Session... — pick a stored session and continue it in the chat (or delete sessions from the list). */
 export async function resumeSession(host: AgentHost, chat: ChatViewProvider): Promise<void> {
-  const id = await pickSession(host, 'Resume which session?');
-  if (id) await chat.resume(id);
+  const picked = await pickSession(host, chat, 'Resume which session? (the trash button deletes one)');
+  if (picked) await chat.resume(picked.id);
+}
+
+/** Snowpea: Delete Session... — pick a stored session, confirm, delete it. */
+export async function deleteSession(host: AgentHost, chat: ChatViewProvider): Promise<void> {
+  const picked = await pickSession(host, chat, 'Delete which session?');
+  if (picked) await confirmDelete(chat, picked);
 }
 
 /** Snowpea: Export Session... — the current (or a picked) session as Markdown or JSON (every byte of every tool output). */
-export async function exportSession(host: AgentHost): Promise<void> {
-  const id = host.currentSession()?.id ?? (await pickSession(host, 'Export which session?'));
+export async function exportSession(host: AgentHost, chat: ChatViewProvider): Promise<void> {
+  const id = host.currentSession()?.id ?? (await pickSession(host, chat, 'Export which session?'))?.id;
   if (!id) return;
   const format = (await vscode.window.showQuickPick(['md', 'json'], { placeHolder: 'Export as' })) as 'md' | 'json' | undefined;
   if (!format) return;

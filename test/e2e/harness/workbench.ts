@@ -113,6 +113,12 @@ export class Workbench {
 
   /** Runs a command from the command palette by its title, e.g. "Snowpea: New Chat". */
   async runCommand(title: string): Promise<void> {
+    await this.runCommandKeepingInput(title);
+    await this.page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+  }
+
+  /** Runs a palette command that opens a quick pick of its own (the quick input stays open for it). */
+  async runCommandKeepingInput(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await this.page.keyboard.press('Control+Shift+P');
     await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
@@ -121,7 +127,8 @@ export class Workbench {
     const focusedRow = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');
     await focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }).waitFor({ timeout: DEFAULT_TIMEOUT_MS });
     await this.page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+    // The palette's own list is gone once its row ran (a command's quick pick may reuse the widget).
+    await focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }).waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
   }
 
   /** Notification toasts currently shown, as text. */
