@@ -56,6 +56,8 @@ export const settingDefs = {
   'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}.', true),
   'mcp.callTimeoutS': def(int(1, 3600), 60, 'Seconds an MCP tool call may take before it fails with a timeout.'),
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
+  'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),
+  'media.transcribeModel': def(z.string().min(1), 'whisper-1', 'Model used by media_transcribe (the endpoint\'s transcription API).'),
   'log.level': def(z.enum(['error', 'warn', 'info', 'debug']), 'info' as 'error' | 'warn' | 'info' | 'debug', 'Log detail. Prompts and tool outputs are logged only at debug.'),
 } as const;
 

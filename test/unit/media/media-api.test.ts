@@ -74,6 +74,9 @@ describe('media tools against the scripted endpoint', () => {
     const bad = await reg.invoke('media_speech', JSON.stringify({ text: 'x', path: 'audio/hello.txt' }), ctxFor());
     assert.equal(bad.error?.code, 'invalid_arguments');
     assert.match(bad.content, /must end in \.mp3, \.wav/);
+    const other = makeCtx(root, { settings: { 'model.baseUrl': server.baseUrl, 'media.speechModel': 'tts-local' }, extra: { apiKey: async () => 'k' } });
+    await reg.invoke('media_speech', JSON.stringify({ text: 'Hi', path: 'audio/hi.mp3' }), other);
+    assert.equal(lastTo(server, '/v1/audio/speech').body.model, 'tts-local', 'media.speechModel picks the model');
   });
 
   it('media_transcribe uploads the file and returns the text', async () => {
@@ -84,6 +87,9 @@ describe('media tools against the scripted endpoint', () => {
     const req = lastTo(server, '/v1/audio/transcriptions');
     assert.match(req.raw, /name="model"\r\n\r\nwhisper-1/);
     assert.match(req.raw, /filename="note\.wav"[\s\S]*RIFF\.\.\.\.WAVEfmt fake audio/);
+    const other = makeCtx(root, { settings: { 'model.baseUrl': server.baseUrl, 'media.transcribeModel': 'whisper-large-v3' }, extra: { apiKey: async () => 'k' } });
+    await reg.invoke('media_transcribe', JSON.stringify({ path: 'rec/note.wav' }), other);
+    assert.match(lastTo(server, '/v1/audio/transcriptions').raw, /name="model"\r\n\r\nwhisper-large-v3/, 'media.transcribeModel picks the model');
   });
 
   it('an endpoint without the API gets a clear unavailable error, and nothing is written', async () => {

@@ -6,10 +6,6 @@
 import OpenAI from 'openai';
 import { errorResult, type ToolContext, type ToolResult } from '../types';
 
-/** Speech and transcription models (the images model is the setting media.imageModel). */
-export const SPEECH_MODEL = 'gpt-4o-mini-tts';
-export const TRANSCRIBE_MODEL = 'whisper-1';
-
 export async function mediaClient(ctx: ToolContext): Promise<OpenAI> {
   const key = (await ctx.apiKey?.()) || 'none';
   return new OpenAI({

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
-import { mediaClient, mediaError, SPEECH_MODEL } from './media-client';
+import { mediaClient, mediaError } from './media-client';
 import { isResult, saveOutput } from './media-files';
 
 const FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac', 'pcm'] as const;
@@ -20,7 +20,7 @@ export const mediaSpeechTool = defineTool({
   permission: 'write',
   deferred: true,
   summary: 'Turn text into speech (speech API) and save the audio file.',
-  description: `Turn text into spoken audio with the endpoint's speech API (model ${SPEECH_MODEL}) and save it in the workspace.`,
+  description: `Turn text into spoken audio with the endpoint's speech API (model from the setting media.speechModel) and save it in the workspace.`,
   input,
   describeCall: (a) => `speech to ${a.path}`,
   approval: (a) => ({ summary: `synthesize speech into ${a.path}`, paths: [{ path: a.path, write: true }] }),
@@ -32,7 +32,7 @@ export const mediaSpeechTool = defineTool({
     let bytes: Uint8Array;
     try {
       const client = await mediaClient(ctx);
-      const res = await client.audio.speech.create({ model: SPEECH_MODEL, voice: a.voice ?? 'alloy', input: a.text, response_format: ext as Format }, { signal: ctx.signal });
+      const res = await client.audio.speech.create({ model: ctx.settings['media.speechModel'], voice: a.voice ?? 'alloy', input: a.text, response_format: ext as Format }, { signal: ctx.signal });
       bytes = new Uint8Array(await res.arrayBuffer());
     } catch (e) {
       return mediaError(e, 'speech API (POST /audio/speech)', ctx);

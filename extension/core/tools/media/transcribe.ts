@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { toFile } from 'openai';
 import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
-import { mediaClient, mediaError, TRANSCRIBE_MODEL } from './media-client';
+import { mediaClient, mediaError } from './media-client';
 import { inputFile, isResult } from './media-files';
 
 /** The transcription APIs take files up to 25 MB. */
@@ -20,7 +20,7 @@ export const mediaTranscribeTool = defineTool({
   permission: 'network',
   deferred: true,
   summary: 'Transcribe an audio file to text (transcription API).',
-  description: `Transcribe speech in an audio file from the workspace to text with the endpoint's transcription API (model ${TRANSCRIBE_MODEL}). The file is uploaded to the endpoint.`,
+  description: `Transcribe speech in an audio file from the workspace to text with the endpoint's transcription API (model from the setting media.transcribeModel). The file is uploaded to the endpoint.`,
   input,
   describeCall: (a) => `transcribe ${a.path}`,
   approval: (a) => ({ summary: `upload ${a.path} to the endpoint for transcription`, paths: [{ path: a.path, write: false }] }),
@@ -33,7 +33,7 @@ export const mediaTranscribeTool = defineTool({
     try {
       const client = await mediaClient(ctx);
       const file = await toFile(await fs.promises.readFile(src.real), path.basename(src.real));
-      const res = await client.audio.transcriptions.create({ file, model: TRANSCRIBE_MODEL }, { signal: ctx.signal });
+      const res = await client.audio.transcriptions.create({ file, model: ctx.settings['media.transcribeModel'] }, { signal: ctx.signal });
       text = typeof res === 'string' ? res : res.text;
     } catch (e) {
       return mediaError(e, 'transcription API (POST /audio/transcriptions)', ctx);
