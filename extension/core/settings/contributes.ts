@@ -36,6 +36,11 @@ export function configurationProperties(): Record<string, ConfigurationProperty>
   return out;
 }
 
+/** `capabilities.untrustedWorkspaces.restrictedConfigurations`: settings whose workspace values Restricted Mode ignores. */
+export function restrictedConfigurations(): string[] {
+  return settingKeys.filter((key) => settingDefs[key].restricted).map((key) => `snowpea.${key}`);
+}
+
 function variants(js: Record<string, unknown>): Record<string, unknown>[] {
   const any = (js.anyOf ?? js.oneOf) as Record<string, unknown>[] | undefined;
   return any ?? [js];

@@ -27,10 +27,11 @@ function alwaysAskReasons(paths: { path: string; write: boolean }[], ctx: ToolCo
 
 /** Decides, without running anything, whether a call runs, asks, or is blocked. Pure apart from path resolution. */
 export function planApproval(tool: AnyTool, args: unknown, ctx: ToolContext): ApprovalPlan {
-  if (ctx.workspaceTrusted === false && tool.permission !== 'read') {
+  if (ctx.workspaceTrusted === false && (tool.permission !== 'read' || tool.needsTrust)) {
+    const why = tool.needsTrust ? `so tools that run programs the workspace configures (${tool.name} runs git, which follows the repository's config) do not run` : 'so only read tools run';
     return {
       kind: 'block',
-      result: errorResult('policy_blocked', `${tool.name} is not available: this workspace is not trusted (Restricted Mode), so only read tools run. Use read tools, or ask the user to trust the workspace.`),
+      result: errorResult('policy_blocked', `${tool.name} is not available: this workspace is not trusted (Restricted Mode), ${why}. Use read tools (read_file, grep, glob), or ask the user to trust the workspace.`),
     };
   }
   const scope = tool.approval?.(args, ctx) ?? {};

@@ -174,6 +174,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   jsonSchema?: Record<string, unknown>;
   /** Sent every round (eager) or loaded on demand through tool_search (deferred). */
   deferred: boolean;
+  /**
+   * Reads, but runs programs the workspace can configure (git honours `.git/config`: core.fsmonitor,
+   * diff drivers, filters), so Restricted Mode refuses it like a write.
+   */
+  needsTrust?: boolean;
   /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
   describeCall?(args: z.infer<S>): string;
   /** Declares the paths and summary the approval policy judges; without it only the permission counts. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { configurationProperties } from '../../../extension/core/settings/contributes';
+import { configurationProperties, restrictedConfigurations } from '../../../extension/core/settings/contributes';
 import { fileSources } from '../../../extension/core/settings/files';
 import { flattenSettings, mergeSettings } from '../../../extension/core/settings/load';
 import { defaultSettings, settingKeys } from '../../../extension/core/settings/schema';
@@ -105,5 +105,12 @@ describe('settings', () => {
     const expected = configurationProperties();
     assert.deepEqual(Object.keys(manifest).sort(), settingKeys.map((k) => `snowpea.${k}`).sort(), 'same keys (run npx tsx scripts/sync-config.ts)');
     assert.deepEqual(manifest, JSON.parse(JSON.stringify(expected)), 'same types, defaults, descriptions (run npx tsx scripts/sync-config.ts)');
+  });
+
+  it('Restricted Mode ignores the workspace values of every setting that names an endpoint, a program or a server, and the manifest lists them', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+    const listed = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[];
+    assert.deepEqual(listed, restrictedConfigurations(), 'run npx tsx scripts/sync-config.ts');
+    for (const key of ['model.baseUrl', 'mcp.servers', 'browser.executablePath', 'browser.cdpUrl']) assert.ok(listed.includes(`snowpea.${key}`), key);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planApproval } from '../../../extension/core/tools/approval-policy';
@@ -79,6 +80,27 @@ describe('tools: approval policy', () => {
     assert.equal(res.error?.code, 'policy_blocked');
     assert.match(res.content, /not trusted/);
     assert.equal((await call(ctx, 'read_file', { path: 'a.txt' })).ok, true);
+  });
+
+  it('an untrusted workspace does not run git, which a hostile .git/config can make run programs', async () => {
+    const repo = tempDir('snowpea-hostile-repo-');
+    const marker = path.join(tempDir(), 'fsmonitor-ran');
+    execFileSync('git', ['init', '-q', repo]);
+    writeTree(repo, { 'f.txt': 'x\n', 'hook.sh': `#!/bin/sh\ntouch '${marker}'\n` });
+    fs.chmodSync(path.join(repo, 'hook.sh'), 0o755);
+    execFileSync('git', ['-C', repo, 'config', 'core.fsmonitor', path.join(repo, 'hook.sh')]);
+
+    const untrusted = makeCtx(repo, { extra: { workspaceTrusted: false } });
+    for (const name of ['git_status', 'git_diff', 'git_log']) {
+      const res = await call(untrusted, name, {});
+      assert.equal(res.error?.code, 'policy_blocked', name);
+      assert.match(res.content, /runs git, which follows the repository's config/);
+    }
+    assert.equal(fs.existsSync(marker), false, 'nothing from the repository ran');
+
+    // The threat is real: in a trusted workspace the same call runs the configured program.
+    assert.equal((await call(makeCtx(repo), 'git_status', {})).ok, true);
+    assert.equal(fs.existsSync(marker), true);
   });
 
   it('reads of Snowpea scratch files (full shell output) do not ask', async () => {

@@ -11,6 +11,7 @@ const input = z.strictObject({
 export const gitDiffTool = defineTool({
   name: 'git_diff',
   group: 'git',
+  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show changes as a unified diff (git diff).',

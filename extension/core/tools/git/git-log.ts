@@ -13,6 +13,7 @@ const input = z.strictObject({
 export const gitLogTool = defineTool({
   name: 'git_log',
   group: 'git',
+  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show recent commits (git log).',

@@ -6,6 +6,7 @@ import { gitOrError } from './run-git';
 export const gitStatusTool = defineTool({
   name: 'git_status',
   group: 'git',
+  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show the branch and changed files (git status).',
