@@ -204,7 +204,8 @@ export class AgentHost implements vscode.Disposable {
   private onAgentEvent(e: AgentEvent): void {
     if (e.sessionId !== this.session?.id) return;
     // Text of the round in flight is not in the stored transcript yet: keep it for a webview reload.
-    if (e.type === 'round.start' || e.type === 'turn.end') this.partialText = '';
+    // The round's text is in session.messages (and so in a replay) once its tool calls start.
+    if (e.type === 'round.start' || e.type === 'tool.call' || e.type === 'turn.end') this.partialText = '';
     else if (e.type === 'text.delta') this.partialText += e.text;
     this.post({ type: 'event', event: e });
     if (e.type === 'usage' && this.agent && this.session) {
@@ -244,6 +245,8 @@ export class AgentHost implements vscode.Disposable {
     if (!s) return [init];
     const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }];
     if (this.running && this.partialText) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: this.partialText } });
+    // Approvals and questions the turn is waiting on: without them a reloaded chat would wait forever.
+    if (this.running) replay.push(...this.prompts.pendingMessages());
     return replay;
   }
 

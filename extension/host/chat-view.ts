@@ -59,6 +59,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      // A hidden view's webview is gone (no retainContextWhenHidden): queue until it says ready again.
+      view.onDidChangeVisibility(() => !view.visible && this.queue.unready()),
       view.onDidDispose(() => {
         this.view = undefined;
         this.queue.unready();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/types';
 import type { HostMessage } from '../protocol';
 
-type Pending<T> = { resolve: (v: T) => void; cleanup: () => void };
+type Pending<T> = { resolve: (v: T) => void; cleanup: () => void; message: HostMessage };
 
 /**
  * Approvals and ask_user questions shown inline in the chat. "Always allow this tool" is
@@ -21,17 +21,27 @@ export class WebviewPrompts implements Approver {
   async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (!req.alwaysAsk && (this.alwaysAllowed.has(req.tool) || this.autoApprove().some((a) => a === req.tool || a === req.permission))) return 'allow';
     const id = randomUUID();
-    const decision = await this.wait<'allow' | 'allowAlways' | 'deny'>(this.approvals, id, signal, 'deny', () =>
-      this.post({ type: 'approval.request', id, tool: req.tool, summary: req.summary, alwaysAsk: req.alwaysAsk, ...(req.reason ? { reason: req.reason } : {}) }),
-    );
+    const decision = await this.wait<'allow' | 'allowAlways' | 'deny'>(this.approvals, id, signal, 'deny', {
+      type: 'approval.request',
+      id,
+      tool: req.tool,
+      summary: req.summary,
+      alwaysAsk: req.alwaysAsk,
+      ...(req.reason ? { reason: req.reason } : {}),
+    });
     if (decision === 'allowAlways' && !req.alwaysAsk) this.alwaysAllowed.add(req.tool);
     return decision === 'deny' ? 'deny' : 'allow';
   }
 
   askUser = (question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string> => {
     const id = randomUUID();
-    return this.wait(this.questions, id, signal, '', () => this.post({ type: 'ask.request', id, question, ...(choices ? { choices } : {}) }));
+    return this.wait(this.questions, id, signal, '', { type: 'ask.request', id, question, ...(choices ? { choices } : {}) });
   };
+
+  /** The requests still waiting for an answer, oldest first: a webview that reloads (or was hidden) gets them again. */
+  pendingMessages(): HostMessage[] {
+    return [...this.approvals.values(), ...this.questions.values()].map((p) => p.message);
+  }
 
   replyApproval(id: string, decision: 'allow' | 'allowAlways' | 'deny'): void {
     this.approvals.get(id)?.resolve(decision);
@@ -41,7 +51,7 @@ export class WebviewPrompts implements Approver {
     this.questions.get(id)?.resolve(answer);
   }
 
-  private wait<T>(map: Map<string, Pending<T>>, id: string, signal: AbortSignal, onAbort: T, show: () => void): Promise<T> {
+  private wait<T>(map: Map<string, Pending<T>>, id: string, signal: AbortSignal, onAbort: T, message: HostMessage): Promise<T> {
     return new Promise<T>((resolve) => {
       const abort = () => finish(onAbort);
       const finish = (v: T) => {
@@ -49,6 +59,7 @@ export class WebviewPrompts implements Approver {
         resolve(v);
       };
       map.set(id, {
+        message,
         resolve: finish,
         cleanup: () => {
           map.delete(id);
@@ -57,7 +68,7 @@ export class WebviewPrompts implements Approver {
       });
       if (signal.aborted) return finish(onAbort);
       signal.addEventListener('abort', abort, { once: true });
-      show();
+      this.post(message);
     });
   }
 }
