@@ -7,11 +7,14 @@ function toolName(arg: unknown): string | undefined {
   return node?.kind === 'tool' ? node.tool.name : undefined;
 }
 
+/** Edits snowpea.tools.eager where it is set: the workspace's value wins over the user's, so editing the user's would change nothing. */
 async function setEager(name: string, eager: boolean): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('snowpea');
+  const inspected = cfg.inspect<string[]>('tools.eager');
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   const current = cfg.get<string[]>('tools.eager', []);
   const next = eager ? [...new Set([...current, name])] : current.filter((n) => n !== name);
-  await cfg.update('tools.eager', next, vscode.ConfigurationTarget.Global);
+  await cfg.update('tools.eager', next, target);
 }
 
 /** Tools tree actions: Add to Eager / Remove from Eager (snowpea.tools.eager), Copy Name, Show Schema. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { groupRank } from '../core/tools/deferred';
 import type { AnyTool } from '../core/tools/types';
 import type { AgentHost } from './agent-host';
 
@@ -46,9 +47,11 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     const eager = tools.filter((t) => this.isEager(t));
     const groups = new Map<string, AnyTool[]>();
     for (const t of tools.filter((t) => !this.isEager(t))) groups.set(t.group, [...(groups.get(t.group) ?? []), t]);
+    // The order of the system prompt's Deferred line: browser, git, media, memory, fs, then MCP servers.
+    const ordered = [...groups.entries()].sort(([a], [b]) => groupRank(a) - groupRank(b) || a.localeCompare(b));
     return [
       { kind: 'group', group: 'Core', tools: eager, eager: true },
-      ...[...groups.entries()].map(([group, ts]): Node => ({ kind: 'group', group, tools: ts, eager: false })),
+      ...ordered.map(([group, ts]): Node => ({ kind: 'group', group, tools: ts, eager: false })),
     ];
   }
 
@@ -77,7 +80,9 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     md.appendText(t.description);
     md.appendCodeblock(JSON.stringify(this.host.registry.jsonSchemaOf(t.name), null, 2), 'json');
     item.tooltip = md;
-    item.contextValue = node.eager ? 'snowpea.tool.eager' : 'snowpea.tool.deferred';
+    // Remove from Eager only where Add to Eager put it: a built-in core tool is always eager.
+    const userEager = node.eager && t.deferred && this.host.currentSettings()['tools.eager'].includes(t.name);
+    item.contextValue = userEager ? 'snowpea.tool.userEager' : node.eager ? 'snowpea.tool.eager' : 'snowpea.tool.deferred';
     return item;
   }
 

@@ -16,10 +16,15 @@ describe('e2e: the Snowpea Tools tree view', function () {
     assert.equal(await workbench.treeRowDescription('Tools', /^Core \(\d+\)$/), 'eager');
     // Collapse the big groups so the deferred ones are on screen (the tree renders visible rows only).
     await workbench.collapseTreeRow('Tools', /^Core \(\d+\)$/);
-    for (const group of ['browser (8)', 'git (4)', 'media (5)', 'memory (1)']) {
-      await workbench.treeRow('Tools', group).first().waitFor({ state: 'visible' });
+    // The Deferred line's order: browser, git, media, memory, fs (then MCP servers).
+    const groups = ['browser (8)', 'git (4)', 'media (5)', 'memory (1)', 'fs (1)'];
+    for (const group of groups) {
       assert.equal(await workbench.treeRowDescription('Tools', group), 'deferred', group);
+      await workbench.collapseTreeRow('Tools', group);
     }
+    const shown = await workbench.viewPane('Tools').locator('.pane-body .monaco-list-row[aria-level="1"] .label-name').allInnerTexts();
+    assert.deepEqual(shown.map((t) => t.trim()), [shown[0].trim(), ...groups]);
+    assert.match(shown[0], /^Core \(\d+\)$/);
   });
 
   it('shows a deferred tool as loaded after tool_search loads it', async function () {
@@ -29,6 +34,7 @@ describe('e2e: the Snowpea Tools tree view', function () {
     await workbench.expandView('Tools');
     await workbench.collapseTreeRow('Tools', /^Core \(\d+\)$/);
     await workbench.collapseTreeRow('Tools', 'browser (8)'); // git's rows on screen
+    await workbench.expandTreeRow('Tools', 'git (4)');
     const gitDiff = workbench.treeRow('Tools', 'git_diff').first();
     await gitDiff.waitFor({ state: 'visible' });
     assert.doesNotMatch(await workbench.treeRowDescription('Tools', 'git_diff'), /loaded/);
@@ -42,5 +48,30 @@ describe('e2e: the Snowpea Tools tree view', function () {
     await workbench.treeRow('Tools', 'git_diff').first().locator('.label-description', { hasText: /^loaded · read · / }).waitFor({ state: 'visible' });
     assert.equal(await workbench.treeRow('Tools', /^Core \(\d+\)$/).first().getAttribute('aria-expanded'), 'false', 'a refresh keeps collapsed groups collapsed');
     assert.doesNotMatch(await workbench.treeRowDescription('Tools', 'git_status'), /loaded/, 'only what was loaded');
+  });
+
+  it('Add to Eager from the context menu moves a tool to Core; only such a tool offers Remove from Eager', async function () {
+    const { workbench, page } = vscode();
+    await workbench.openSnowpea();
+    await workbench.expandView('Tools');
+
+    await workbench.expandTreeRow('Tools', /^Core \(\d+\)$/);
+    await workbench.treeRow('Tools', 'read_file').first().click({ button: 'right' });
+    await workbench.contextMenuItem('Copy Name').waitFor({ state: 'visible' });
+    assert.equal(await workbench.contextMenuItem('Remove from Eager').count(), 0, 'a built-in core tool is always eager');
+    await page.keyboard.press('Escape');
+
+    await workbench.collapseTreeRow('Tools', /^Core \(\d+\)$/);
+    await workbench.collapseTreeRow('Tools', 'browser (8)');
+    await workbench.expandTreeRow('Tools', 'git (4)');
+    await workbench.runTreeRowMenuItem('Tools', 'git_log', 'Add to Eager');
+    await workbench.treeRow('Tools', 'git (3)').first().waitFor({ state: 'visible' });
+    assert.equal(await workbench.treeRowDescription('Tools', 'git (3)'), 'deferred');
+
+    await workbench.expandTreeRow('Tools', /^Core \(\d+\)$/);
+    await workbench.runTreeRowMenuItem('Tools', 'git_log', 'Remove from Eager');
+    await workbench.collapseTreeRow('Tools', /^Core \(1[34]\)$/);
+    await workbench.treeRow('Tools', 'git (4)').first().waitFor({ state: 'visible' });
+    assert.ok(await workbench.treeRow('Tools', /^Core \(13\)$/).count(), 'git_log left Core');
   });
 });

@@ -71,7 +71,7 @@ export function deferredLine(tools: AnyTool[], eagerAlways: Set<string>): string
 }
 
 /** Built-in groups first in a fixed order, MCP servers after them. */
-function groupRank(group: string): number {
+export function groupRank(group: string): number {
   const order = ['browser', 'git', 'media', 'memory', 'fs'];
   const i = order.indexOf(group);
   return i >= 0 ? i : group.startsWith('mcp:') ? 100 : 50;

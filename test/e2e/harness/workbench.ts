@@ -74,13 +74,43 @@ export class Workbench {
     });
   }
 
+  /**
+   * Opens a tree row's context menu and runs one of its items. The workbench ignores a click that
+   * lands too soon after the menu opens, so the click is repeated until the menu closes.
+   */
+  async runTreeRowMenuItem(viewName: string, label: string | RegExp, item: string): Promise<void> {
+    await this.treeRow(viewName, label).first().click({ button: 'right' });
+    const entry = this.contextMenuItem(item);
+    await entry.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    const deadline = Date.now() + DEFAULT_TIMEOUT_MS;
+    while (await entry.isVisible()) {
+      if (Date.now() > deadline) throw new Error(`the context menu item ${item} did not run`);
+      await entry.click().catch(() => undefined);
+      await entry.waitFor({ state: 'hidden', timeout: 500 }).catch(() => undefined);
+    }
+  }
+
+  /** An item of the open context menu, by its label. */
+  contextMenuItem(item: string): Locator {
+    return this.page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: new RegExp(`^${escapeRegExp(item)}$`) });
+  }
+
   /** Collapses a tree row (a group) if it is expanded; the tree renders only the rows on screen. */
   async collapseTreeRow(viewName: string, label: string | RegExp): Promise<void> {
+    await this.setTreeRowExpanded(viewName, label, false);
+  }
+
+  /** Expands a tree row (a group) if it is collapsed. */
+  async expandTreeRow(viewName: string, label: string | RegExp): Promise<void> {
+    await this.setTreeRowExpanded(viewName, label, true);
+  }
+
+  private async setTreeRowExpanded(viewName: string, label: string | RegExp, expanded: boolean): Promise<void> {
     const row = this.treeRow(viewName, label).first();
     await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') return;
+    if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
     await row.click();
-    await this.treeRow(viewName, label).and(this.page.locator('[aria-expanded="false"]')).first().waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+    await this.treeRow(viewName, label).and(this.page.locator(`[aria-expanded="${expanded}"]`)).first().waitFor({ timeout: DEFAULT_TIMEOUT_MS });
   }
 
   /** The description (the dimmer text after the label) of the first tree row matching `label`. */
