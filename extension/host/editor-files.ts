@@ -3,9 +3,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { sha256Hex } from '../core/tools/disk-reader';
 import type { FileReader, FileReadResult, FileWriter } from '../core/tools/types';
+import { realPath } from './real-path';
 
+/**
+ * The open document of a file. The core passes real paths (symlinks resolved) while the editor
+ * keeps the path the folder was opened by (a symlinked workspace, /tmp on macOS), so both are compared.
+ */
 function findOpenDocument(absPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && d.uri.fsPath === absPath);
+  const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && !d.isClosed);
+  return docs.find((d) => d.uri.fsPath === absPath) ?? docs.find((d) => realPath(d.uri.fsPath) === absPath);
 }
 
 /**

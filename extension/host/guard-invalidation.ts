@@ -1,13 +1,5 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-
-function real(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
+import { realPath } from './real-path';
 
 /**
  * An edit in the editor or a change on disk clears the repeat guard's record for that file,
@@ -15,7 +7,7 @@ function real(p: string): string {
  */
 export function watchForGuardInvalidation(invalidate: (realPath: string) => void): vscode.Disposable {
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-  const onUri = (uri: vscode.Uri) => uri.scheme === 'file' && invalidate(real(uri.fsPath));
+  const onUri = (uri: vscode.Uri) => uri.scheme === 'file' && invalidate(realPath(uri.fsPath));
   return vscode.Disposable.from(
     watcher,
     watcher.onDidChange(onUri),

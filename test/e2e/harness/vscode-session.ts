@@ -20,6 +20,8 @@ export interface SessionOptions {
   trusted?: boolean;
   /** More .vsix files to install beside Snowpea (test-only extensions, e.g. a language-model provider). */
   extraExtensions?: string[];
+  /** Open the workspace through a symlink to it (as a folder under macOS's /tmp is), not its real path. */
+  openThroughSymlink?: boolean;
 }
 
 /** Settings that keep the workbench quiet and predictable; tests add their own on top. */
@@ -67,6 +69,11 @@ export class VsCodeSession {
       ...options.settings,
     });
     writeWorkspace(workspace, options.workspaceFiles ?? { 'README.md': '# e2e workspace\n' });
+    let opened = workspace;
+    if (options.openThroughSymlink) {
+      opened = path.join(dir, 'workspace-link');
+      fs.symlinkSync(workspace, opened);
+    }
     for (const ext of [vsix, ...(options.extraExtensions ?? [])]) await cs.installExtension(ext, { userDataDir, extensionsDir });
 
     // Keep code-server's own files and Snowpea's home (~/.snowpea) inside the session folder.
@@ -76,7 +83,7 @@ export class VsCodeSession {
       SNOWPEA_HOME: path.join(dir, 'snowpea-home'),
       ...options.env,
     };
-    const server = await cs.startCodeServer({ workspace, userDataDir, extensionsDir, env });
+    const server = await cs.startCodeServer({ workspace: opened, userDataDir, extensionsDir, env });
     trackProcess(server.pid, cs.killTree);
     const consoleLog: string[] = [];
     let launched: LaunchedBrowser | undefined;
@@ -90,7 +97,7 @@ export class VsCodeSession {
       });
       page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.stack ?? err.message}`));
       startedPage = page;
-      await page.goto(`${server.url}?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
+      await page.goto(`${server.url}?folder=${encodeURIComponent(opened)}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
       const workbench = new Workbench(page);
       await workbench.waitUntilReady(FIRST_LOAD_TIMEOUT_MS);
       return new VsCodeSession(dir, workspace, server, launched, page, workbench, consoleLog);
