@@ -219,7 +219,7 @@ export class AgentHost implements vscode.Disposable {
         cachedTokens: e.usage.cachedTokens,
         completionTokens: e.usage.completionTokens,
         contextWindow: modelCapabilities(this.settings['model.name'], this.settings).contextWindow,
-        ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults } : {}),
+        ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults, prunedCalls: pruned.prunedCalls } : {}),
         deferredTools: deferred.tools,
         deferredTokens: deferred.tokens,
       });

@@ -33,6 +33,8 @@ export const transcriptEntrySchema = z.discriminatedUnion('role', [
     ok: z.boolean().optional(),
     errorCode: z.string().optional(),
   }),
+  /** Deferred tools a call loaded (tool_search, or a direct call that loaded itself): the chip after that call's card. */
+  z.object({ role: z.literal('tools.loaded'), tools: z.array(z.string()).min(1) }),
 ]);
 
 export const hostMessageSchema = z.discriminatedUnion('type', [

@@ -24,6 +24,11 @@ export const meterMessageSchema = z.object({
   prunedChars: count.optional(),
   /** How many tool results were pruned in this request. */
   prunedResults: count.optional(),
+  /**
+   * Every tool result this request carried as its pruning stub (not only the newly pruned ones):
+   * the call, and the stub the model sees instead of the result. The webview marks those cards.
+   */
+  prunedCalls: z.array(z.object({ callId: z.string(), stub: z.string() })).optional(),
   /** Tools whose schemas were not sent because they are deferred and not loaded. */
   deferredTools: count.optional(),
   /** Estimated tokens those schemas would have cost. */

@@ -35,8 +35,10 @@ describe('webview helpers', () => {
 
   it('tells pruned, stub and refused results apart', () => {
     const tool = (over: Partial<ToolItem>): ToolItem => ({ kind: 'tool', id: 'i', callId: 'c', tool: 'read_file', args: '', status: 'ok', output: '', ...over });
-    assert.equal(resultState(tool({ result: '[earlier shell output pruned — 900 chars; re-run the tool if you need it again]' }))?.state, 'pruned');
-    assert.equal(resultState(tool({ result: '[SKILL_PRUNED: deploy; call skill_view("deploy") to reload]' }))?.state, 'pruned');
+    const stub = '[earlier shell output pruned — 900 chars; re-run the tool if you need it again]';
+    assert.equal(resultState(tool({ result: 'x'.repeat(900), prunedStub: stub }))?.state, 'pruned', 'the host said so; the stored result is whole');
+    assert.equal(resultState(tool({ result: 'see [earlier notes]', prunedStub: '[SKILL_PRUNED: deploy; call skill_view("deploy") to reload]' }))?.state, 'pruned');
+    assert.equal(resultState(tool({ result: stub })), undefined, 'a result that merely looks like a stub is not pruned');
     assert.equal(resultState(tool({ summary: 'unchanged since your earlier read_file of a.ts (3 lines, sha256 abcd1234); ...' }))?.state, 'stub');
     assert.equal(resultState(tool({ summary: 'x', result: 'same result as your earlier grep call (2 lines)' }))?.state, 'stub');
     assert.equal(resultState(tool({ status: 'error', errorCode: 'repeat_blocked', summary: 'error (repeat_blocked): ...' }))?.state, 'refused');

@@ -148,6 +148,25 @@ describe('webview: images in the composer', function () {
     assert.match(await note.innerText(), /no vision.*\[image: shot\.png, 300x200, not sent: model has no vision\]/);
   });
 
+  it('keeps the image chips of the first message of a new chat when the host names the session it made', async () => {
+    const chat = await env.open();
+    await chat.init({ sessionId: '' });
+    await deliver(chat, { how: 'paste', files: [{ name: 'shot.png', type: 'image/png', width: 300, height: 200 }] });
+    await chat.page.locator('.attachment[data-name="shot.png"][data-status="ready"]').waitFor();
+    await chat.composer.fill('what is this?');
+    await chat.sendButton.click();
+    await chat.waitForPosted('send');
+    // As the host's send() does for a new chat: init with the new session, then the turn's events.
+    await chat.init({ running: true });
+    await chat.events({ type: 'turn.start', turn: 1, prompt: 'what is this? [image shot.png]' }, { type: 'text.delta', text: 'A cat.' });
+    await chat.items('assistant').waitFor();
+    const user = chat.items('user');
+    assert.equal(await user.count(), 1);
+    assert.equal(await user.locator('.image-chip').count(), 1);
+    assert.match(await user.innerText(), /what is this\?/);
+    assert.doesNotMatch(await user.innerText(), /\[image shot\.png\]/, 'the chip, not the text marker');
+  });
+
   it('keeps the composer images across hide/show', async () => {
     const first = await env.open();
     await first.init();

@@ -126,6 +126,79 @@ describe('webview state: attachments, meters, retry and tool cards', () => {
   });
 });
 
+describe('webview state: pruned results, replayed chips and the first message of a new chat', () => {
+  const stub = (n: number) => `[earlier shell output pruned — ${n} chars; re-run the tool if you need it again]`;
+  const meter = (round: number, prunedCalls?: Array<{ callId: string; stub: string }>): ChatAction =>
+    host({ type: 'meter', sessionId: 's1', round, promptTokens: 10, cachedTokens: 0, ...(prunedCalls ? { prunedCalls } : {}) });
+  const prunedOf = (s: ChatState) => s.items.flatMap((i) => (i.kind === 'tool' ? [[i.callId, i.prunedStub ?? null, i.result ?? null]] : []));
+
+  it('marks the cards a meter names as pruned, keeps the full result, and never takes a mark away', () => {
+    let s = run(
+      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}' }),
+      event({ type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'ok', result: 'a'.repeat(300) }),
+      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}' }),
+      event({ type: 'tool.result', callId: 'c2', tool: 'shell', ok: true, summary: 'ok', result: 'b'.repeat(400) }),
+      meter(5, [{ callId: 'c1', stub: stub(300) }, { callId: 'gone', stub: stub(1) }]),
+    );
+    assert.deepEqual(prunedOf(s), [
+      ['c1', stub(300), 'a'.repeat(300)],
+      ['c2', null, 'b'.repeat(400)],
+    ]);
+    assert.deepEqual(s.meters, [{ round: 5, promptTokens: 10, cachedTokens: 0 }], 'the calls mark cards; the meter keeps counts');
+    s = chatReducer(s, meter(6, [{ callId: 'c2', stub: stub(400) }]));
+    s = chatReducer(s, meter(7));
+    assert.deepEqual(prunedOf(s), [
+      ['c1', stub(300), 'a'.repeat(300)],
+      ['c2', stub(400), 'b'.repeat(400)],
+    ]);
+    const entries = [
+      { role: 'tool' as const, callId: 'c1', tool: 'shell', args: '{}', summary: 'ok', result: 'a'.repeat(300), ok: true },
+      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', summary: 'ok', result: 'b'.repeat(400), ok: true },
+    ];
+    s = chatReducer(s, host({ type: 'transcript', sessionId: 's1', entries }));
+    assert.deepEqual(prunedOf(s).map(([, p]) => p), [stub(300), stub(400)], 'a replay keeps the marks');
+    assert.deepEqual(prunedOf(restoreState(JSON.parse(JSON.stringify(s)))), prunedOf(s), 'and so does setState/getState');
+    assert.deepEqual(prunedOf(chatReducer(s, host({ ...init, sessionId: 's2' } as HostMessage))), [], 'another session starts clean');
+  });
+
+  it('rebuilds the loaded-tools chips of a replay where they were', () => {
+    const s = run(
+      host({
+        type: 'transcript',
+        sessionId: 's1',
+        entries: [
+          { role: 'user', text: 'commit it' },
+          { role: 'tool', callId: 'c1', tool: 'tool_search', args: '{}', summary: 'loaded git_diff, git_commit; callable from your next round', ok: true },
+          { role: 'tools.loaded', tools: ['git_diff', 'git_commit'] },
+          { role: 'tool', callId: 'c2', tool: 'git_diff', args: '{}', summary: 'diff', ok: true },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      s.items.map((i) => (i.kind === 'tools.loaded' ? `chip ${i.tools.join(', ')}` : i.kind)),
+      ['user', 'tool', 'chip git_diff, git_commit', 'tool'],
+    );
+  });
+
+  it('keeps the first message of a new chat, images and all, when init names the session it created', () => {
+    const images = [{ name: 'shot.png', mime: 'image/png', width: 300, height: 200 }];
+    const fresh: HostMessage = { ...init, sessionId: '' } as HostMessage;
+    let s = [fresh].reduce((st, m) => chatReducer(st, host(m)), initialState());
+    s = chatReducer(s, { type: 'message.sent', text: 'what is this?', images });
+    s = chatReducer(s, host({ ...init, sessionId: 's1', running: true } as HostMessage));
+    s = chatReducer(s, event({ type: 'turn.start', turn: 1, prompt: 'what is this? [image shot.png]' }));
+    assert.deepEqual(s.items, [{ kind: 'user', id: 'i1', text: 'what is this?', images }]);
+    assert.equal(s.session?.id, 's1');
+    assert.equal(s.running, true);
+
+    // A chat that already has a session is replaced by another one as before: nothing is kept.
+    const sent = chatReducer(run(event({ type: 'turn.start', turn: 1, prompt: 'old' })), { type: 'message.sent', text: 'again' });
+    assert.deepEqual(chatReducer(sent, host({ ...init, sessionId: 's2' } as HostMessage)).items, []);
+    // New Chat (init without a session) clears a pending message too.
+    assert.deepEqual(chatReducer(chatReducer(s, { type: 'message.sent', text: 'x' }), host(fresh)).items, []);
+  });
+});
+
 describe('webview state: a replay keeps what the reader opened', () => {
   it('keeps open tool cards open and the start time of a running call across a transcript replay', () => {
     const entries = [

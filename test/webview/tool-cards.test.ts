@@ -28,16 +28,19 @@ describe('webview: tool cards, approvals and questions', function () {
   it('shows pruned, stub and refused results on the card itself', async () => {
     const chat = await env.open();
     await chat.init();
-    const pruned = '[earlier read_file output pruned — 48210 chars; re-run the tool if you need it again]';
+    const full = Array.from({ length: 1000 }, (_, i) => `const big${i} = ${i};`).join('\n');
+    const pruned = `[earlier read_file output pruned — ${full.length} chars; re-run the tool if you need it again]`;
     await chat.host({
       type: 'transcript',
       sessionId: 's1',
       entries: [
         { role: 'user', text: 'go' },
-        { role: 'tool', callId: 'p1', tool: 'read_file', args: '{"path":"big.ts"}', summary: pruned, result: pruned, ok: true },
+        { role: 'tool', callId: 'p1', tool: 'read_file', args: '{"path":"big.ts"}', summary: 'const big0 = 0;', result: full, ok: true },
         { role: 'tool', callId: 'p2', tool: 'read_file', args: '{"path":"ok.ts"}', summary: 'read ok.ts', result: 'export {}', ok: true },
       ],
     });
+    // The stored result is whole; the host's meter says which results later requests carry as stubs.
+    await chat.host({ type: 'meter', sessionId: 's1', round: 8, promptTokens: 900, cachedTokens: 0, prunedResults: 1, prunedCalls: [{ callId: 'p1', stub: pruned }] });
     await chat.events(
       { type: 'tool.call', callId: 's1', tool: 'read_file', args: '{"path":"src/a.ts"}' },
       {
@@ -65,7 +68,55 @@ describe('webview: tool cards, approvals and questions', function () {
     ]);
     await chat.toolCard('p1').locator('.tool-line').click();
     assert.match(await chat.toolCard('p1').locator('.tool-state-note').innerText(), /pruned from later requests/);
-    assert.equal(await chat.toolCard('p1').locator('.tool-result').innerText(), pruned);
+    assert.equal(await chat.toolCard('p1').locator('.tool-pruned-stub').innerText(), pruned, 'what the model sees now');
+    assert.equal(await chat.toolCard('p1').locator('.tool-result').innerText(), full, 'the full result stays viewable');
+    assert.equal(await chat.toolCard('p2').locator('.tool-pruned-stub').count(), 0);
+  });
+
+  it('keeps a pruned card marked through later rounds, a replay and hide/show', async () => {
+    const first = await env.open();
+    await first.init();
+    const stub = (n: number) => `[earlier shell output pruned — ${n} chars; re-run the tool if you need it again]`;
+    await first.events(
+      { type: 'turn.start', turn: 1, prompt: 'test it' },
+      { type: 'tool.call', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}' },
+      { type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'exit 0', result: 'y'.repeat(500) },
+      { type: 'tool.call', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}' },
+      { type: 'tool.result', callId: 'c2', tool: 'shell', ok: true, summary: 'exit 0', result: 'z'.repeat(700) },
+    );
+    await first.host({ type: 'meter', sessionId: 's1', round: 7, promptTokens: 10, cachedTokens: 0, prunedCalls: [{ callId: 'c1', stub: stub(500) }] });
+    await first.page.locator('.tool-card[data-call-id="c1"][data-state="pruned"]').waitFor();
+    assert.equal(await first.toolCard('c2').getAttribute('data-state'), null);
+    // A later round prunes c2 too; a meter that lists fewer calls takes no mark away.
+    await first.host({ type: 'meter', sessionId: 's1', round: 8, promptTokens: 10, cachedTokens: 0, prunedCalls: [{ callId: 'c1', stub: stub(500) }, { callId: 'c2', stub: stub(700) }] });
+    await first.host({ type: 'meter', sessionId: 's1', round: 9, promptTokens: 10, cachedTokens: 0 });
+    await first.page.locator('.tool-card[data-call-id="c2"][data-state="pruned"]').waitFor();
+    assert.equal(await first.toolCard('c1').getAttribute('data-state'), 'pruned');
+    // The host replays the stored session (results whole, no stubs): the marks stay.
+    await first.host({
+      type: 'transcript',
+      sessionId: 's1',
+      entries: [
+        { role: 'user', text: 'test it' },
+        { role: 'tool', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}', summary: 'exit 0', result: 'y'.repeat(500), ok: true },
+        { role: 'tool', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}', summary: 'exit 0', result: 'z'.repeat(700), ok: true },
+      ],
+    });
+    await first.events({ type: 'turn.end', reason: 'done', rounds: 9 });
+    await first.page.waitForFunction(() => (globalThis as any).__fakeHost.state?.running === false);
+    const saved = await first.savedState();
+
+    // Hidden and shown again: the saved state comes back with the marks.
+    const second = await env.open({ initialState: saved });
+    await second.toolCard('c2').waitFor();
+    const states = await second.page.locator('.tool-card').evaluateAll((cards) => cards.map((c) => [c.getAttribute('data-call-id'), c.getAttribute('data-state')]));
+    assert.deepEqual(states, [
+      ['c1', 'pruned'],
+      ['c2', 'pruned'],
+    ]);
+    await second.toolCard('c2').locator('.tool-line').click();
+    assert.equal(await second.toolCard('c2').locator('.tool-pruned-stub').innerText(), stub(700));
+    assert.equal(await second.toolCard('c2').locator('.tool-result').innerText(), 'z'.repeat(700));
   });
 
   it('shows elapsed time and the streamed output while a tool runs, then its duration', async () => {

@@ -1,4 +1,4 @@
-import { PruneCache } from '../context/prune-cache';
+import { PruneCache, type PrunedCall } from '../context/prune-cache';
 import type { Settings } from '../settings/schema';
 import { roleOf } from '../tools/roles';
 import type { Message } from './messages';
@@ -6,6 +6,14 @@ import type { PromptBuilder } from './seams';
 import type { Session } from './session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
+
+/** What pruning left out of a session's latest request (the context meter, and the tool cards it turned into stubs). */
+export interface PruneStats {
+  prunedChars: number;
+  prunedResults: number;
+  /** The tool calls whose results that request carried as their pruning stubs, with the stub. */
+  prunedCalls: PrunedCall[];
+}
 
 export interface PromptSources {
   settings(): Settings;
@@ -23,7 +31,7 @@ export interface PromptSources {
 export class SessionPromptBuilder implements PromptBuilder {
   private readonly cache = new Map<string, { key: string; text: string }>();
   private readonly sessions = new Map<string, Session>();
-  private readonly stats = new Map<string, { prunedChars: number; prunedResults: number }>();
+  private readonly stats = new Map<string, PruneStats>();
   /** The pruned copy of each session's transcript, brought up to date each round rather than rebuilt. */
   private readonly pruned = new PruneCache();
   readonly imageResolver?: ImageResolver;
@@ -62,12 +70,12 @@ export class SessionPromptBuilder implements PromptBuilder {
       keepToolRounds: s['agent.keepToolRounds'],
       protectRecentViews: s['skills.protectRecentViews'],
     });
-    this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedResults });
+    this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedResults, prunedCalls: r.prunedCalls });
     return r.messages;
   }
 
   /** What pruning left out of the session's latest request (the context meter). */
-  lastPruneStats(sessionId: string): { prunedChars: number; prunedResults: number } | undefined {
+  lastPruneStats(sessionId: string): PruneStats | undefined {
     return this.stats.get(sessionId);
   }
 

@@ -1,11 +1,19 @@
 import type { Message } from '../agent/messages';
 import { oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
 
+/** A tool result the request carries as its stub: the call, and the stub the model sees instead of the result. */
+export interface PrunedCall {
+  callId: string;
+  stub: string;
+}
+
 /** What a request carries after pruning, and what pruning left out (the context meter). */
 export interface PrunedRequest {
   messages: Message[];
   /** Tool results the request does not carry in full. */
   prunedResults: number;
+  /** Those results by call id (each id once), oldest pruning first, with the stub sent instead. */
+  prunedCalls: PrunedCall[];
   /** Characters of tool output left out of the request. */
   savedChars: number;
 }
@@ -27,8 +35,11 @@ interface State {
   skills: number[];
   skillsAged: number;
   skillNames: Map<string, string>;
-  /** Call ids of the results stubbed, with how many results each (a reused id counts once, as in pruneOldToolOutputs). */
-  pruned: Map<string, number>;
+  /**
+   * Call ids of the results stubbed, with how many results each (a reused id counts once, as in
+   * pruneOldToolOutputs) and the latest stub made for the id.
+   */
+  pruned: Map<string, { n: number; stub: string }>;
   savedChars: number;
 }
 
@@ -47,7 +58,7 @@ export class PruneCache {
   prune(key: string, messages: Message[], opts: PruneOptions): PrunedRequest {
     if (!opts.enabled) {
       this.states.delete(key);
-      return { messages, prunedResults: 0, savedChars: 0 };
+      return { messages, prunedResults: 0, prunedCalls: [], savedChars: 0 };
     }
     let st = this.states.get(key);
     if (!st || !sameOptions(st.opts, opts) || !extends_(messages, st.seen)) {
@@ -56,7 +67,8 @@ export class PruneCache {
     }
     for (let i = st.seen.length; i < messages.length; i++) read(st, messages[i], i);
     age(st);
-    return { messages: st.out.slice(), prunedResults: st.pruned.size, savedChars: st.savedChars };
+    const prunedCalls = [...st.pruned].map(([callId, p]) => ({ callId, stub: p.stub }));
+    return { messages: st.out.slice(), prunedResults: st.pruned.size, prunedCalls, savedChars: st.savedChars };
   }
 
   forget(key: string): void {
@@ -128,12 +140,15 @@ function replace(st: State, i: number, stubbed: Message): void {
   const id = m.toolCallId;
   if (before !== m) {
     st.savedChars -= m.content.length - (before as typeof m).content.length;
-    const n = st.pruned.get(id)! - 1;
-    if (n) st.pruned.set(id, n);
+    const p = st.pruned.get(id)!;
+    if (p.n > 1) p.n--;
     else st.pruned.delete(id);
   }
   if (stubbed !== m) {
-    st.savedChars += m.content.length - (stubbed as typeof m).content.length;
-    st.pruned.set(id, (st.pruned.get(id) ?? 0) + 1);
+    const stub = (stubbed as typeof m).content;
+    st.savedChars += m.content.length - stub.length;
+    const p = st.pruned.get(id);
+    if (p) Object.assign(p, { n: p.n + 1, stub });
+    else st.pruned.set(id, { n: 1, stub });
   }
 }

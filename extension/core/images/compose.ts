@@ -86,3 +86,15 @@ export function ownText(input: ComposeInput): string {
   if (input.text.trim()) return input.text;
   return [...(input.images ?? []).map((img) => cleanName(img.name)), ...(input.attach ?? [])].join(', ');
 }
+
+/**
+ * What the user typed, from a composed prompt as the transcript stores it. composeUserPrompt
+ * puts the typed text first, as its own part (the whole content, a plain string, when nothing
+ * came with it); every later text part is an inlined file, an image marker or a note about
+ * something not attached. The stored counterpart of ownText, for replaying a user message.
+ */
+export function typedText(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  const first = content[0];
+  return first?.type === 'text' ? first.text : '';
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Message } from '../../../extension/core/agent/messages';
-import { pruneOldToolOutputs, type PruneOptions } from '../../../extension/core/context/prune';
+import { prunedStub, pruneOldToolOutputs, skillPrunedStub, type PruneOptions } from '../../../extension/core/context/prune';
 import { PruneCache } from '../../../extension/core/context/prune-cache';
 
 /** A deterministic transcript: tool rounds of one or two calls, skill views, images, short and failed results, plain answers, a reused call id. */
@@ -50,6 +50,13 @@ function assertSame(cache: PruneCache, key: string, messages: Message[], opts: P
   assert.deepEqual(got.messages, want.messages, why);
   assert.equal(got.savedChars, want.savedChars, `${why}: savedChars`);
   assert.equal(got.prunedResults, want.prunedCallIds.size, `${why}: prunedResults`);
+  // Each pruned call once, with a stub the request really carries for that call.
+  assert.deepEqual(new Set(got.prunedCalls.map((c) => c.callId)), want.prunedCallIds, `${why}: prunedCalls ids`);
+  assert.equal(got.prunedCalls.length, want.prunedCallIds.size, `${why}: prunedCalls, each id once`);
+  for (const c of got.prunedCalls) {
+    const sent = want.messages.flatMap((m, i) => (m.role === 'tool' && m.toolCallId === c.callId && m !== messages[i] ? [m.content] : []));
+    assert.ok(sent.includes(c.stub), `${why}: the stub of ${c.callId} is one the request carries`);
+  }
   return got.messages;
 }
 
@@ -75,6 +82,33 @@ describe('pruning cache (incremental pruneOldToolOutputs)', () => {
         assert.deepEqual(full, copy, 'the transcript is never modified');
       }
     }
+  });
+
+  it('names every call whose result the request carries as a stub, with that stub, round after round', () => {
+    const cache = new PruneCache();
+    const opts = { enabled: true, keepToolRounds: 1, protectRecentViews: 1 };
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const round = (id: string, name: string, content: string, args = '{}') =>
+      messages.push({ role: 'assistant', content: '', toolCalls: [{ id, name, arguments: args }] }, { role: 'tool', toolCallId: id, toolName: name, ok: true, content });
+    round('c1', 'shell', 'a'.repeat(500));
+    round('k1', 'skill_view', 'step\n'.repeat(100), '{"name":"deploy"}');
+    round('c2', 'grep', 'short');
+    assert.deepEqual(cache.prune('s', messages, opts).prunedCalls, [{ callId: 'c1', stub: prunedStub('shell', 500) }], 'a result shorter than its stub is not pruned');
+    round('k2', 'skill_view', 'other\n'.repeat(100), '{"name":"lint"}');
+    round('c3', 'read_file', 'b'.repeat(900));
+    const later = cache.prune('s', messages, opts);
+    assert.deepEqual(later.prunedCalls, [
+      { callId: 'c1', stub: prunedStub('shell', 500) },
+      { callId: 'k1', stub: skillPrunedStub('deploy') },
+    ]);
+    assert.equal(later.prunedResults, 2);
+    round('c4', 'shell', 'c'.repeat(300));
+    assert.deepEqual(
+      cache.prune('s', messages, opts).prunedCalls.map((c) => c.callId),
+      ['c1', 'k1', 'c3'],
+      'every pruned call, not only the newly pruned ones',
+    );
+    assert.deepEqual(cache.prune('s', messages, { ...opts, enabled: false }).prunedCalls, [], 'pruning switched off');
   });
 
   it('keeps a stub the same object from round to round, and hands out a fresh array each time', () => {

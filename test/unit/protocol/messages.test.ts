@@ -47,6 +47,7 @@ describe('protocol: message schemas', () => {
           { role: 'assistant', text: '**hello**' },
           { role: 'tool', callId: 'c1', tool: 'read_file', args: '{}', summary: 'read a.ts', result: '...', ok: true },
           { role: 'tool', callId: 'c2', tool: 'bash', args: '{}', summary: 'running' },
+          { role: 'tools.loaded', tools: ['git_diff', 'git_commit'] },
         ],
       },
       { type: 'approval.request', id: 'a1', tool: 'write_file', summary: 'write .env', reason: 'protected path' },
@@ -74,7 +75,19 @@ describe('protocol: message schemas', () => {
     for (const m of msgs) {
       const r = parseHostMessage(m);
       assert.ok(r.ok, `rejected ${m.type}: ${!r.ok && r.error}`);
+      assert.deepEqual(r.msg, m, `${m.type} arrives whole`);
     }
+  });
+
+  it('carries the pruned calls of a meter and the loaded-tools chips of a replay', () => {
+    const stub = '[earlier shell output pruned — 8123 chars; re-run the tool if you need it again]';
+    const meter = { type: 'meter', sessionId: 's', round: 9, promptTokens: 10, cachedTokens: 0, prunedResults: 1, prunedCalls: [{ callId: 'c1', stub }] };
+    const r = parseHostMessage(meter);
+    assert.ok(r.ok && r.msg.type === 'meter');
+    assert.deepEqual(r.msg.prunedCalls, [{ callId: 'c1', stub }]);
+    const t = parseHostMessage({ type: 'transcript', sessionId: 's', entries: [{ role: 'tools.loaded', tools: ['git_diff'] }] });
+    assert.ok(t.ok && t.msg.type === 'transcript');
+    assert.deepEqual(t.msg.entries, [{ role: 'tools.loaded', tools: ['git_diff'] }]);
   });
 
   it('rejects bad host messages with an error that names the message and the field', () => {
@@ -88,6 +101,8 @@ describe('protocol: message schemas', () => {
       [{ type: 'meter', sessionId: 's', round: 1, promptTokens: -1, cachedTokens: 0 }, /promptTokens/],
       [{ type: 'meter', sessionId: 's', round: 1, promptTokens: 10, cachedTokens: 0, prunedChars: 1.5 }, /prunedChars/],
       [{ type: 'meter', sessionId: 's', round: 1, promptTokens: 10 }, /cachedTokens/],
+      [{ type: 'meter', sessionId: 's', round: 1, promptTokens: 10, cachedTokens: 0, prunedCalls: ['c1'] }, /prunedCalls\.0/],
+      [{ type: 'transcript', sessionId: 's', entries: [{ role: 'tools.loaded', tools: [] }] }, /entries\.0\.tools/],
       [{ type: 'files.result', query: 'a', paths: 'src/a.ts' }, /paths/],
       [{ type: 'files.result', query: 'a', paths: Array.from({ length: 201 }, (_, i) => `f${i}`) }, /paths/],
       [{ type: 'init', sessionId: 's', title: 't', model: 'm', loadedTools: [], workspaceTrusted: true, setupNeeded: false, supportsImages: 'yes' }, /supportsImages/],

@@ -1,9 +1,9 @@
 import { dispatch, type HandlerTable, type HostMessage } from '../../../extension/protocol';
 import type { HandlerContext } from './context';
 import { eventHandlers } from './event-handlers';
-import { appendItem, itemsFromTranscript, keepToolViewState } from './items';
+import { appendItem, itemsFromTranscript, keepToolViewState, markPruned } from './items';
 import { mergeMeter } from './meters';
-import type { ChatState } from './types';
+import type { ChatState, TranscriptItem } from './types';
 
 /** How each host message changes the chat: one handler per message type, (msg, {state, time}) -> state. */
 export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> = {
@@ -22,7 +22,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     // Requests the host still waits on are re-sent after init; anything else is stale.
     const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], retry: null, retrying: false };
     if (sameSession) return cleared;
-    return { ...cleared, items: [], loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [] };
+    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [] };
   },
 
   event: (m, ctx) => {
@@ -54,11 +54,22 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   meter: (m, { s }) => {
     if (s.session && m.sessionId !== s.session.id) return s;
-    const { type: _type, sessionId: _id, round, ...fields } = m;
-    return mergeMeter(s, round, fields);
+    const { type: _type, sessionId: _id, round, prunedCalls, ...fields } = m;
+    return markPruned(mergeMeter(s, round, fields), prunedCalls ?? []);
   },
 
   'files.result': (m, { s }) => ({ ...s, fileResults: { query: m.query, paths: m.paths } }),
 
   'composer.insert': (m, { s }) => ({ ...s, draft: s.draft && !/\s$/.test(s.draft) ? `${s.draft} ${m.text}` : `${s.draft}${m.text}` }),
 };
+
+/**
+ * What a new session's init keeps of the chat: nothing, except the first message of a new chat.
+ * The host names the session that message created (the chat had no id yet) before the turn's
+ * events; the message, with its image chips, stays for `turn.start` to confirm.
+ */
+function justSent(s: ChatState, sessionId: string): TranscriptItem[] {
+  const last = s.items[s.items.length - 1];
+  const unnamed = !s.session?.id;
+  return unnamed && sessionId && last?.kind === 'user' && last.pending ? [last] : [];
+}

@@ -82,6 +82,7 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
   const items = entries.map((e): TranscriptItem => {
     if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}) };
     if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, streaming: false };
+    if (e.role === 'tools.loaded') return { kind: 'tools.loaded', id: id(), tools: e.tools };
     const status = e.ok === undefined ? (running ? 'running' : 'stopped') : e.ok ? 'ok' : 'error';
     return {
       kind: 'tool',
@@ -101,12 +102,15 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
 }
 
 /**
- * A replay rebuilds the items; tool cards the reader had opened stay open, and a running
- * call keeps the start time this view saw (more exact than the replay's arrival).
+ * A replay rebuilds the items; tool cards the reader had opened stay open, a running call
+ * keeps the start time this view saw (more exact than the replay's arrival), and a pruned
+ * result stays pruned (the replay carries the stored result, never the stub).
  */
 export function keepToolViewState(before: TranscriptItem[], after: TranscriptItem[]): TranscriptItem[] {
   const seen = new Map<string, ToolItem>();
-  for (const item of before) if (item.kind === 'tool' && (item.expanded || item.startedAt !== undefined)) seen.set(item.callId, item);
+  for (const item of before) {
+    if (item.kind === 'tool' && (item.expanded || item.startedAt !== undefined || item.prunedStub !== undefined)) seen.set(item.callId, item);
+  }
   if (!seen.size) return after;
   return after.map((item) => {
     const old = item.kind === 'tool' ? seen.get(item.callId) : undefined;
@@ -116,6 +120,24 @@ export function keepToolViewState(before: TranscriptItem[], after: TranscriptIte
       ...(old.expanded ? { expanded: true } : {}),
       ...(old.startedAt !== undefined ? { startedAt: old.startedAt } : {}),
       ...(old.endedAt !== undefined && item.status !== 'running' ? { endedAt: old.endedAt } : {}),
+      ...(old.prunedStub !== undefined ? { prunedStub: old.prunedStub } : {}),
     };
   });
+}
+
+/**
+ * Marks the tool cards whose results a request carried as pruning stubs. Pruning only grows,
+ * so a card is never unmarked: a call missing from a later list keeps its mark.
+ */
+export function markPruned(state: ChatState, calls: Array<{ callId: string; stub: string }>): ChatState {
+  if (!calls.length) return state;
+  const stubs = new Map(calls.map((c) => [c.callId, c.stub]));
+  let changed = false;
+  const items = state.items.map((item): TranscriptItem => {
+    const stub = item.kind === 'tool' ? stubs.get(item.callId) : undefined;
+    if (stub === undefined || item.kind !== 'tool' || item.prunedStub === stub) return item;
+    changed = true;
+    return { ...item, prunedStub: stub };
+  });
+  return changed ? { ...state, items } : state;
 }

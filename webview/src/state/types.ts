@@ -36,6 +36,11 @@ export interface ToolItem {
   output: string;
   /** The result as the model saw it (from a transcript replay, or `tool.result` when the host adds it). */
   result?: string;
+  /**
+   * Pruned: the stub later requests carry instead of the result (the host's `meter` names the
+   * calls). Once pruned, a result stays pruned; `result` keeps the full text.
+   */
+  prunedStub?: string;
   /** When this view saw the call start and finish (ms since epoch), for the elapsed time. */
   startedAt?: number;
   endedAt?: number;

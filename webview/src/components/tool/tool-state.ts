@@ -2,8 +2,9 @@ import type { ToolItem } from '../../state/types';
 
 /**
  * What the model got instead of a plain result, so the card can say so: a pruned stub (an
- * older round's output replaced in later requests), a repeat-guard stub (unchanged content,
- * same result), or a repeat-guard refusal.
+ * older round's output replaced in later requests, as the host's meter reports; the stored
+ * result never shows it), a repeat-guard stub (unchanged content, same result), or a
+ * repeat-guard refusal.
  */
 export type ResultState = 'pruned' | 'stub' | 'refused';
 
@@ -23,7 +24,7 @@ const rules: StateRule[] = [
   },
   {
     state: 'pruned',
-    matches: (t) => t.startsWith('[earlier ') || t.startsWith('[SKILL_PRUNED'),
+    matches: (_t, item) => item.prunedStub !== undefined,
     label: 'pruned',
     explain: 'This output was pruned from later requests: the model now sees only the stub. Snowpea keeps every byte.',
   },

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { Agent } from '../../../extension/core/agent/agent';
+import type { Session } from '../../../extension/core/agent/session';
+import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
+import { toTranscript } from '../../../extension/host/transcript';
+import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { makePng } from '../../fixtures/images/make';
+
+/** The replay the webview gets, from sessions the real agent ran and stored. */
+
+const lookup: AnyTool = defineTool({
+  name: 'mcp__docs__lookup',
+  group: 'mcp:docs',
+  permission: 'read',
+  summary: 'Look a word up',
+  description: 'Looks a word up in the docs.',
+  input: z.object({}),
+  deferred: true,
+  async run() {
+    return okResult('found it');
+  },
+}) as AnyTool;
+
+describe('host: the transcript a webview replays', () => {
+  let h: Harness;
+  let again: Agent | undefined;
+  afterEach(async () => {
+    again?.dispose();
+    again = undefined;
+    if (h) await h.close();
+  });
+
+  /** The session as a resume reads it back from state.db. */
+  function stored(s: Session): Session {
+    again = new Agent({ ...(h.agent as any).opts });
+    return again.openSession(s.id)!;
+  }
+
+  it('puts the chip of the tools a call loaded right after its card, as the live view did', async () => {
+    h = await createHarness({ files: { 'a.ts': 'export {}\n' }, extraTools: [lookup] });
+    h.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'tool_search', arguments: JSON.stringify({ query: 'select:git_diff,git_commit' }) },
+          { name: 'read_file', arguments: '{"path":"a.ts"}' },
+        ],
+      },
+      { toolCalls: [{ name: 'mcp__docs__lookup', arguments: '{}' }] },
+      { toolCalls: [{ name: 'tool_search', arguments: JSON.stringify({ query: 'select:git_diff' }) }] },
+      { text: 'done' },
+    );
+    const s = h.agent.newSession();
+    await h.agent.runTurn(s, 'commit it', new AbortController().signal);
+
+    // What the live view showed, in order: the cards and the chips.
+    const live = h.events.flatMap((e) =>
+      e.type === 'tool.call' ? [`card ${e.tool}`] : e.type === 'tools.loaded' ? [`chip ${e.tools.join(', ')}`] : [],
+    );
+    assert.deepEqual(live, [
+      'card tool_search',
+      'chip git_diff, git_commit',
+      'card read_file',
+      'card mcp__docs__lookup',
+      'chip mcp__docs__lookup',
+      'card tool_search',
+    ]);
+    const replay = toTranscript(stored(s).messages).flatMap((e) =>
+      e.role === 'tool' ? [`card ${e.tool}`] : e.role === 'tools.loaded' ? [`chip ${e.tools.join(', ')}`] : [],
+    );
+    assert.deepEqual(replay, live, 'the same cards and chips in the same order (none for a search that found its tools loaded already)');
+  });
+
+  it('shows what the user typed and their images, not the inlined files nor the notes about refused attachments', async () => {
+    h = await createHarness({ files: { 'src/a.ts': 'export const secret = 42;\n' } });
+    const good = makePng({ width: 64, height: 32 }).toString('base64');
+    const broken = makePng({ width: 64, height: 32 }).subarray(0, 60).toString('base64');
+    const typed = 'why does @src/a.ts fail? see @nope/x.ts';
+    const composed = await h.agent.compose({
+      text: typed,
+      images: [
+        { name: 'shot.png', mime: 'image/png', dataBase64: good },
+        { name: 'cut.png', mime: 'image/png', dataBase64: broken },
+      ],
+    });
+    assert.equal(composed.problems.length, 2, 'the missing mention and the broken image');
+    const imageOnly = await h.agent.compose({ text: '', images: [{ name: 'only.png', mime: 'image/png', dataBase64: good }] });
+    h.server.enqueue({ text: 'one' }, { text: 'two' }, { text: 'three' });
+    const s = h.agent.newSession();
+    await h.agent.runTurn(s, composed.content, new AbortController().signal);
+    await h.agent.runTurn(s, 'plain follow-up', new AbortController().signal);
+    await h.agent.runTurn(s, imageOnly.content, new AbortController().signal);
+
+    const users = toTranscript(stored(s).messages).filter((e) => e.role === 'user');
+    assert.deepEqual(users, [
+      { role: 'user', text: typed, images: [{ name: 'shot.png', mime: 'image/png', width: 64, height: 32 }] },
+      { role: 'user', text: 'plain follow-up' },
+      { role: 'user', text: '', images: [{ name: 'only.png', mime: 'image/png', width: 64, height: 32 }] },
+    ]);
+  });
+});
