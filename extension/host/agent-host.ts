@@ -61,9 +61,9 @@ export class AgentHost implements vscode.Disposable {
     this.settings = this.reloadSettings();
     this.prompts = new WebviewPrompts((m) => this.post(m), () => this.settings['approvals.autoApprove']);
     this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && this.reloadSettings()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reloadSettings()),
-      this.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.loadApiKey()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader())),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => (this.reloadSettings(), this.postHeader())),
+      this.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.loadApiKey().then(() => this.postHeader())),
       this.changeEmitter,
     );
   }
@@ -225,23 +225,35 @@ export class AgentHost implements vscode.Disposable {
       });
     }
     if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
+    // A new session is titled from its first prompt when its first turn starts.
+    if (e.type === 'turn.start' && e.turn === 1) this.postHeader();
+  }
+
+  /** What the chat's header and notices show: the session's title, the model, trust and setup state. */
+  private header(): Extract<HostMessage, { type: 'header' }> {
+    const s = this.session;
+    return {
+      type: 'header',
+      sessionId: s?.id ?? '',
+      title: s?.title ?? 'New chat',
+      model: this.settings['model.name'],
+      workspaceTrusted: this.trusted,
+      setupNeeded: this.setupNeeded(),
+      supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
+    };
+  }
+
+  /** Settings, the API key, trust or the session's title changed: the chat's header follows. */
+  private postHeader(): void {
+    if (this.listeners.size) this.post(this.header());
   }
 
   /** The first message for a (re)loaded webview: session header, then the stored transcript. */
   async initMessages(): Promise<HostMessage[]> {
     await this.loadApiKey();
     const s = this.session;
-    const init: HostMessage = {
-      type: 'init',
-      sessionId: s?.id ?? '',
-      title: s?.title ?? 'New chat',
-      model: this.settings['model.name'],
-      loadedTools: s?.loadedTools ?? [],
-      workspaceTrusted: this.trusted,
-      setupNeeded: this.setupNeeded(),
-      supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
-      running: this.isRunning(),
-    };
+    const { type: _type, ...header } = this.header();
+    const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running: this.isRunning() };
     if (!s) return [init];
     const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }];
     if (this.running && this.partialText) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: this.partialText } });

@@ -31,6 +31,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     'ask.reply': (m) => this.host.prompts.replyAsk(m.id, m.answer),
     retry: () => this.host.retry(),
     history: async () => void (await vscode.commands.executeCommand('snowpea.resumeSession')),
+    runCommand: async (m) => void (await vscode.commands.executeCommand(m.command)),
     insertCode: (m) => insertCodeAtCursor(m.code, m.language),
     'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await queryWorkspaceFiles(m.query) }),
   };

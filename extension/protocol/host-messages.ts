@@ -37,22 +37,29 @@ export const transcriptEntrySchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('tools.loaded'), tools: z.array(z.string()).min(1) }),
 ]);
 
+/** What the chat's header and notices show of a session and the window: `init` carries it, `header` updates it. */
+const headerFields = {
+  sessionId: z.string(),
+  title: z.string(),
+  model: z.string(),
+  workspaceTrusted: z.boolean(),
+  /** No usable model endpoint yet: the webview shows a setup card instead of failing on send. */
+  setupNeeded: z.boolean(),
+  /** The model accepts images; false: attached images go to it as a text marker. Absent: assume it does. */
+  supportsImages: z.boolean().optional(),
+};
+
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
-    sessionId: z.string(),
-    title: z.string(),
-    model: z.string(),
+    ...headerFields,
     /** Tools loaded in this session (eager plus deferred ones loaded so far). */
     loadedTools: z.array(z.string()),
-    workspaceTrusted: z.boolean(),
-    /** No usable model endpoint yet: the webview shows a setup card instead of failing on send. */
-    setupNeeded: z.boolean(),
     /** A turn is in progress (the webview reloaded mid-stream); events for it follow. */
     running: z.boolean().optional(),
-    /** The model accepts images; false: attached images go to it as a text marker. Absent: assume it does. */
-    supportsImages: z.boolean().optional(),
   }),
+  /** The title, model, trust, setup or image support changed (a setting, the API key, Workspace Trust, the session's title); nothing else is touched. */
+  z.object({ type: z.literal('header'), ...headerFields }),
   z.object({ type: z.literal('event'), event: agentEventSchema }),
   z.object({ type: z.literal('transcript'), sessionId: z.string(), entries: z.array(transcriptEntrySchema) }),
   z.object({

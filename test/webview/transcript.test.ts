@@ -120,4 +120,35 @@ describe('webview: tool cards, chips, banners and host requests', function () {
     await chat.page.locator('[data-kind="setup"]').waitFor();
     assert.match(await chat.page.locator('[data-kind="restricted"]').innerText(), /Restricted Mode/);
   });
+
+  it("the setup card's buttons run Set API Key and Open Settings in the host", async () => {
+    const chat = await env.open();
+    await chat.init({ setupNeeded: true });
+    const card = chat.page.locator('[data-kind="setup"]');
+    await card.getByRole('button', { name: 'Set API Key' }).click();
+    await card.getByRole('button', { name: 'Open Settings' }).click();
+    const posted = await chat.waitForPosted('runCommand', 2);
+    assert.deepEqual(posted, [
+      { type: 'runCommand', command: 'snowpea.setApiKey' },
+      { type: 'runCommand', command: 'snowpea.openSettings' },
+    ]);
+  });
+
+  it('a header message updates the title, model, setup card and trust notice, keeping the conversation', async () => {
+    const chat = await env.open();
+    await chat.init({ setupNeeded: true, workspaceTrusted: false });
+    await chat.events({ type: 'turn.start', turn: 1, prompt: 'hello there' }, { type: 'text.delta', text: 'Hi!' }, { type: 'turn.end', reason: 'done', rounds: 1 });
+    await chat.page.getByText('Hi!').waitFor();
+    const header = { type: 'header' as const, sessionId: chat.sessionId, workspaceTrusted: true, setupNeeded: false, supportsImages: true };
+    await chat.host({ ...header, title: 'hello there', model: 'other-model' });
+    await chat.page.locator('.chat-title', { hasText: 'hello there' }).waitFor();
+    await chat.page.locator('[data-kind="setup"]').waitFor({ state: 'detached' });
+    assert.equal(await chat.page.locator('[data-kind="restricted"]').count(), 0);
+    assert.match(await chat.page.locator('.composer .model').innerText(), /other-model/);
+    assert.equal(await chat.page.getByText('Hi!').count(), 1, 'the conversation stays');
+    // Another session's header changes nothing.
+    await chat.host({ ...header, sessionId: 'someone-else', title: 'not this one', model: 'm2' });
+    await chat.host({ ...header, title: 'hello there', model: 'other-model' });
+    assert.equal(await chat.page.locator('.chat-title', { hasText: 'not this one' }).count(), 0);
+  });
 });

@@ -15,6 +15,8 @@ export interface ChatActions extends AttachActions {
   history(): void;
   /** Runs the last prompt again after a provider error. */
   retry(): void;
+  /** A setup card button: Set API Key, Select Model or Open Settings in the host. */
+  runCommand(command: 'snowpea.setApiKey' | 'snowpea.selectModel' | 'snowpea.openSettings'): void;
   dismissLoop(): void;
   toggleTool(id: string): void;
   replyApproval(id: string, decision: ApprovalDecision): void;
@@ -49,6 +51,7 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     },
     newChat: () => void bridge.post({ type: 'newChat' }),
     history: () => void bridge.post({ type: 'history' }),
+    runCommand: (command) => void bridge.post({ type: 'runCommand', command }),
     retry() {
       if (store.getState().running) return;
       if (bridge.post({ type: 'retry' })) store.dispatch({ type: 'retry.requested' });

@@ -4,6 +4,7 @@ import { Icon } from './Icon';
 /** First run and Restricted Mode: what the user needs to know before typing. */
 export function SessionNotices() {
   const session = useChat((s) => s.session);
+  const actions = useActions();
   if (!session) return null;
   return (
     <>
@@ -11,15 +12,24 @@ export function SessionNotices() {
         <div className="banner info" data-kind="setup" role="status">
           <Icon name="gear" />
           <span>
-            Snowpea needs a model to talk to. Set the endpoint, model and API key with <b>Snowpea: Open Settings</b>, then start
-            chatting.
+            Snowpea needs a model to talk to: an API key for the OpenAI endpoint, or <code>snowpea.model.baseUrl</code> pointed at
+            another server (Ollama, LM Studio, OpenRouter, ...).
           </span>
+          <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.setApiKey')}>
+            Set API Key
+          </button>
+          <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.openSettings')}>
+            Open Settings
+          </button>
         </div>
       ) : null}
       {!session.workspaceTrusted ? (
         <div className="banner warning" data-kind="restricted" role="status">
           <Icon name="shield" />
-          <span>Restricted Mode: this workspace is not trusted, so Snowpea runs read-only tools only.</span>
+          <span>
+            Restricted Mode: this workspace is not trusted, so Snowpea runs read tools only (no writes, commands or git) and ignores
+            the workspace's model endpoint, browser settings and MCP servers.
+          </span>
         </div>
       ) : null}
     </>

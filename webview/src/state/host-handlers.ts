@@ -25,6 +25,12 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [] };
   },
 
+  header: (m, { s }) => {
+    if (!s.session || s.session.id !== m.sessionId) return s;
+    const { type: _type, sessionId: _id, supportsImages, ...fields } = m;
+    return { ...s, session: { ...s.session, ...fields, supportsImages: supportsImages ?? true } };
+  },
+
   event: (m, ctx) => {
     // Events of another session (a chat replaced by New Chat while still streaming) are stale.
     if (ctx.s.session && m.event.sessionId !== ctx.s.session.id) return ctx.s;
