@@ -11,8 +11,7 @@ import type { LoadedSettings } from '../core/settings/load';
 import type { Settings } from '../core/settings/schema';
 import { closeAllBrowsers, closeBrowserSession } from '../core/browser';
 import type { McpManager } from '../core/mcp';
-import { createMcpManager } from './mcp-host';
-import { showMcpStartProgress } from './mcp-progress';
+import { McpLifecycle } from './mcp-lifecycle';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
@@ -37,7 +36,7 @@ export class AgentHost implements vscode.Disposable {
   readonly registry = new ToolRegistry(createBuiltinTools());
   private settings: Settings;
   private loaded?: LoadedSettings;
-  private mcp?: McpManager;
+  private readonly mcp: McpLifecycle;
   private store?: Promise<StateDb>;
   private agent?: Agent;
   private session?: Session;
@@ -58,6 +57,13 @@ export class AgentHost implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
   ) {
+    this.mcp = new McpLifecycle({
+      registry: this.registry,
+      cacheDir: path.join(context.globalStorageUri.fsPath, 'mcp'),
+      log,
+      settings: () => this.loaded!,
+      workspaceRoot: () => this.workspaceRoot,
+    });
     this.settings = this.reloadSettings();
     this.prompts = new WebviewPrompts((m) => this.post(m), () => this.settings['approvals.autoApprove']);
     this.disposables.push(
@@ -93,27 +99,17 @@ export class AgentHost implements vscode.Disposable {
     for (const m of loaded.messages) this.log.warn(m);
     this.loaded = loaded;
     this.settings = loaded.settings;
-    this.mcp?.refreshAccess();
+    this.mcp.settingsChanged();
     return this.settings;
   }
 
   /** MCP servers of this window, attached to the registry on first use (cached tool lists show at once). */
   mcpManager(): McpManager {
-    if (!this.mcp) {
-      this.mcp = createMcpManager({
-        loaded: this.loaded!,
-        workspaceRoot: this.workspaceRoot,
-        cacheDir: path.join(this.context.globalStorageUri.fsPath, 'mcp'),
-        registry: this.registry,
-        log: this.log,
-      });
-      this.disposables.push(showMcpStartProgress(this.mcp, this.log));
-    }
-    return this.mcp;
+    return this.mcp.manager();
   }
 
   existingMcpManager(): McpManager | undefined {
-    return this.mcp;
+    return this.mcp.existing();
   }
 
   async loadApiKey(): Promise<void> {
@@ -364,6 +360,6 @@ export class AgentHost implements vscode.Disposable {
     this.stop();
     for (const d of this.disposables) d.dispose();
     this.agent?.dispose();
-    await Promise.all([this.store ? (await this.store).close() : undefined, this.mcp?.close(), closeAllBrowsers()]);
+    await Promise.all([this.store ? (await this.store).close() : undefined, this.mcp.close(), closeAllBrowsers()]);
   }
 }

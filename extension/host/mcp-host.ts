@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { formatMcpServers, loadMcpConfig, McpManager, type McpServerDef } from '../core/mcp';
+import { formatMcpServers, loadMcpConfig, McpManager, type McpConfig, type McpServerDef } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
 import type { ToolRegistry } from '../core/tools/registry';
 
@@ -14,12 +14,8 @@ function describe(def: McpServerDef): string {
  * workspace-defined servers stopped. Tools go into the registry (and the Tools tree) as deferred
  * `mcp:<server>` groups.
  */
-export function createMcpManager(opts: { loaded: LoadedSettings; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger }): McpManager {
-  const config = loadMcpConfig({
-    workspaceRoot: opts.workspaceRoot,
-    settingServers: opts.loaded.settings['mcp.servers'],
-    settingOrigin: opts.loaded.origin['mcp.servers'],
-  });
+export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger }): McpManager {
+  const { config } = opts;
   for (const p of config.problems) opts.log.warn(`MCP: ${p}`);
   const manager = new McpManager({
     servers: config.servers,
@@ -31,7 +27,7 @@ export function createMcpManager(opts: { loaded: LoadedSettings; workspaceRoot?:
     confirmServer: async (def) => {
       const start = 'Start Server';
       const answer = await vscode.window.showWarningMessage(
-        `Snowpea: start the MCP server "${def.name}" defined in ${def.source}?`,
+        `Snowpea: start the MCP server "${def.name}" defined in ${def.source.label}?`,
         { modal: true, detail: `It runs: ${describe(def)}\nIts tools can act for the agent (each call still asks for approval).` },
         start,
       );
@@ -42,6 +38,11 @@ export function createMcpManager(opts: { loaded: LoadedSettings; workspaceRoot?:
   });
   manager.attach(opts.registry);
   return manager;
+}
+
+/** The window's MCP server list: .mcp.json, .vscode/mcp.json and the setting snowpea.mcp.servers. */
+export function readMcpConfig(loaded: LoadedSettings, workspaceRoot: string | undefined): McpConfig {
+  return loadMcpConfig({ workspaceRoot, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'] });
 }
 
 /** Snowpea: Show MCP Servers — state, source, tool count and last error of each server. */

@@ -113,6 +113,17 @@ export class VsCodeSession {
     }
   }
 
+  /** Changes user settings while VS Code runs (it watches the file), as the Settings editor would. */
+  updateUserSettings(patch: Record<string, unknown>): void {
+    const file = path.join(this.dir, 'user-data', 'User', 'settings.json');
+    const current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete current[k];
+      else current[k] = v;
+    }
+    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+  }
+
   /** Saves a screenshot, code-server's log and the browser console under test-results/e2e/; returns the screenshot path. */
   async saveFailure(testTitle: string): Promise<string> {
     fs.mkdirSync(RESULTS_DIR, { recursive: true });
