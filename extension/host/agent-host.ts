@@ -39,6 +39,7 @@ export class AgentHost implements vscode.Disposable {
   private readonly mcp: McpLifecycle;
   private store?: Promise<StateDb>;
   private agent?: Agent;
+  private agentPromise?: Promise<Agent>;
   private session?: Session;
   private running?: AbortController;
   /** Settles when the running turn has ended (its last writes to state.db included). */
@@ -116,6 +117,19 @@ export class AgentHost implements vscode.Disposable {
     this.apiKey = (await this.context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY;
   }
 
+  /**
+   * The agent registers tool_search and delegate_task: lists of every tool (the Tools tree, Show
+   * Tools (JSON)) call this first. It opens state.db, as the first chat would.
+   */
+  async ensureAgentTools(): Promise<void> {
+    if (this.agent) return;
+    try {
+      await this.getAgent();
+    } catch (e) {
+      this.log.warn(`the agent could not start, so tool_search and delegate_task are not listed yet: ${(e as Error).message}`);
+    }
+  }
+
   /** No key for the default OpenAI endpoint: the chat shows a setup card instead of failing on send. */
   setupNeeded(): boolean {
     return this.settings['model.provider'] === 'openai-compatible' && !this.apiKey && /api\.openai\.com/.test(this.settings['model.baseUrl']);
@@ -161,8 +175,14 @@ export class AgentHost implements vscode.Disposable {
     return this.store;
   }
 
-  private async getAgent(): Promise<Agent> {
-    if (this.agent) return this.agent;
+  /** The window's agent, created once (concurrent first calls share the creation). */
+  private getAgent(): Promise<Agent> {
+    this.agentPromise ??= this.createAgent();
+    this.agentPromise.catch(() => (this.agentPromise = undefined)); // a failed start is tried again next time
+    return this.agentPromise;
+  }
+
+  private async createAgent(): Promise<Agent> {
     this.mcpManager();
     const store = await this.getStore();
     await this.loadApiKey();

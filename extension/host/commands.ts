@@ -26,6 +26,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.showTools': () => vscode.commands.executeCommand('snowpea.tools.focus'),
     'snowpea.refreshTools': () => d.tree.refresh(),
     'snowpea.showToolsJson': async () => {
+      await d.host.ensureAgentTools();
       const s = d.host.currentSettings();
       const rows = d.host.registry.listCatalog().map((t) => ({ ...t, deferred: s['tools.deferred'] && t.deferred && !s['tools.eager'].includes(t.name) }));
       const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(rows, null, 2) });

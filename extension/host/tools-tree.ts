@@ -43,6 +43,8 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   getChildren(node?: Node): Node[] {
     if (node?.kind === 'group') return node.tools.map((tool) => ({ kind: 'tool', tool, eager: node.eager }));
     if (node) return [];
+    // tool_search and delegate_task come with the agent; the registry change refreshes the tree.
+    void this.host.ensureAgentTools();
     const tools = this.host.registry.all();
     const eager = tools.filter((t) => this.isEager(t));
     const groups = new Map<string, AnyTool[]>();
