@@ -7,6 +7,9 @@ import { createNonce, renderWebviewHtml } from './webview-html';
 
 export const CHAT_VIEW_ID = 'snowpea.chat';
 
+/** Messages for the composer's draft (Attach File..., Attach Image...): not part of the session a replay rebuilds. */
+const isForComposer = (m: HostMessage): boolean => m.type === 'composer.insert' || m.type === 'composer.attach';
+
 /**
  * The sidebar chat: a React webview under a strict CSP. Messages to it wait in a ready queue
  * until the webview says `ready`; on every (re)load the host replays the session.
@@ -20,8 +23,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private readonly handlers: HandlerTable<WebviewMessage, Promise<unknown> | void> = {
     ready: async () => {
-      this.queue.clear();
-      for (const m of await this.host.initMessages()) this.queue.post(m);
+      // The replay supersedes the session's queued messages; what was sent to the composer stays.
+      const forComposer = this.queue.clear(isForComposer);
+      for (const m of [...(await this.host.initMessages()), ...forComposer]) this.queue.post(m);
       this.queue.markReady();
     },
     send: (m) => this.host.send(m.text, m.images ?? []),
@@ -83,14 +87,20 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private reset(messages: HostMessage[]): void {
-    this.queue.clear();
-    for (const m of messages) this.queue.post(m);
+    const forComposer = this.queue.clear(isForComposer);
+    for (const m of [...messages, ...forComposer]) this.queue.post(m);
   }
 
   /** Shows the chat view and appends text to the composer's draft. */
   async insertIntoComposer(text: string): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     this.queue.post({ type: 'composer.insert', text });
+  }
+
+  /** Shows the chat view and adds a picked image to the composer as a thumbnail. */
+  async attachToComposer(image: { name: string; mime: string; size: number; dataBase64?: string }): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.queue.post({ type: 'composer.attach', ...image });
   }
 
   /** Shows the chat view with a stored session replayed in it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentEventSchema } from './agent-event';
 import { meterMessageSchema } from './meter';
+import { MAX_IMAGE_BASE64_CHARS } from './webview-messages';
 
 /** Messages the extension host posts to the webview. */
 
@@ -75,8 +76,19 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   meterMessageSchema,
-  /** Snowpea: Attach File... / Attach Image...: text (an `@path` mention) appended to the composer's draft. */
+  /** Snowpea: Attach File...: text (an `@path` mention) appended to the composer's draft. */
   z.object({ type: z.literal('composer.insert'), text: z.string().max(10_000) }),
+  /**
+   * Snowpea: Attach Image...: a picked image joins the composer as a thumbnail, like a pasted one.
+   * Without `dataBase64` it is over the 20 MB cap: its thumbnail shows the refusal.
+   */
+  z.object({
+    type: z.literal('composer.attach'),
+    name: z.string().min(1).max(500),
+    mime: z.string().max(100),
+    size: z.number().int().nonnegative(),
+    dataBase64: z.string().max(MAX_IMAGE_BASE64_CHARS).optional(),
+  }),
   z.object({
     type: z.literal('files.result'),
     /** The `files.query` query this answers (the webview drops answers to older queries). */

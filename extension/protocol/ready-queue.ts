@@ -71,11 +71,14 @@ export class ReadyQueue<T> {
     this.ready = false;
   }
 
-  /** Drops every queued message (e.g. before replaying the whole transcript); returns how many. */
-  clear(): number {
-    const n = this.queue.length;
+  /**
+   * Drops the queued messages (e.g. before replaying the whole transcript) except those `keep`
+   * accepts, which are returned in order so they can be posted again after the replay.
+   */
+  clear(keep: (msg: T) => boolean = () => false): T[] {
+    const kept = this.queue.filter(keep);
     this.queue = [];
-    return n;
+    return kept;
   }
 
   /**

@@ -3,6 +3,7 @@ import { parseWebviewMessage } from '../../extension/protocol';
 import type { ChatPage } from './harness/chat-page';
 import { readImageHeader } from './harness/image-bytes';
 import { deliverFiles, type DeliverArgs } from '../fixtures/page-files';
+import { makePng } from '../fixtures/images/make';
 import { useWebviewEnv } from './harness/suite';
 
 const MB = 1024 * 1024;
@@ -46,6 +47,24 @@ describe('webview: images in the composer', function () {
     assert.match(await chat.items('user').innerText(), /shot\.png \(300×200\)/);
     assert.equal(await chat.page.locator('.attachment').count(), 0, 'the composer is cleared');
     assert.deepEqual(chat.consoleOf('error'), []);
+  });
+
+  it('an image the host picked (Attach Image...) gets a thumbnail and is sent like a pasted one; one over 20 MB is refused on its thumbnail', async () => {
+    const chat = await env.open();
+    await chat.init();
+    const png = makePng({ width: 30, height: 20 });
+    await chat.host({ type: 'composer.attach', name: 'picked.png', mime: 'image/png', size: png.length, dataBase64: png.toString('base64') });
+    await chat.host({ type: 'composer.attach', name: 'huge.png', mime: 'image/png', size: 21 * MB });
+    await chat.page.locator('.attachment[data-name="picked.png"][data-status="ready"]').waitFor();
+    assert.equal(await thumbnail(chat, 'picked.png').locator('.attachment-dims').innerText(), '30×20');
+    const huge = chat.page.locator('.attachment[data-name="huge.png"][data-status="error"]');
+    await huge.waitFor();
+    assert.match(await huge.innerText(), /huge\.png is 21(\.0)? MB, over the 20(\.0)? MB limit for images\./);
+
+    await chat.composer.fill('look');
+    await chat.sendButton.click();
+    const [image] = await sentImages(chat);
+    assert.equal(image?.dataBase64, png.toString('base64'), 'the picked bytes travel as they were');
   });
 
   it('refuses a file over 20 MB on its thumbnail, keeping the draft text and the other image', async () => {

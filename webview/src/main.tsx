@@ -14,8 +14,11 @@ import './styles/base.css';
 const bridge = createBridge(acquireVsCodeApi());
 const store = createStore(chatReducer, restoreState(bridge.getState()));
 persistState(store, (state) => bridge.setState(state));
-bridge.onMessage((msg) => store.dispatch({ type: 'host', msg, at: Date.now() }));
 const actions = createChatActions(store, bridge);
+bridge.onMessage((msg) => {
+  store.dispatch({ type: 'host', msg, at: Date.now() });
+  if (msg.type === 'composer.attach') actions.attachPicked(msg);
+});
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Snowpea: #root is missing from the webview HTML');

@@ -150,8 +150,14 @@ export class Workbench {
   /** Runs a palette command that opens a quick pick of its own (the quick input stays open for it). */
   async runCommandKeepingInput(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.page.keyboard.press('Control+Shift+P');
-    await input.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
+    // A key pressed while a webview has focus reaches the workbench through the webview; now and
+    // then it is lost there, so the palette is asked for again until it opens.
+    const deadline = Date.now() + DEFAULT_TIMEOUT_MS;
+    for (;;) {
+      await this.page.keyboard.press('Control+Shift+P');
+      if (await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+      if (Date.now() > deadline) throw new Error(`the command palette did not open to run ${title}`);
+    }
     await input.fill(`>${title}`);
     // Enter only once the list has filtered down to the command, or an older row would run.
     const focusedRow = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');

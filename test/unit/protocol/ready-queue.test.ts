@@ -85,10 +85,21 @@ describe('protocol: ReadyQueue (ready handshake)', () => {
     const { queue, delivered } = recording<string>();
     queue.post('stale-1');
     queue.post('stale-2');
-    assert.equal(queue.clear(), 2);
+    assert.deepEqual(queue.clear(), []);
     queue.post('fresh');
     queue.markReady();
     assert.deepEqual(delivered, ['fresh']);
+  });
+
+  it('clear(keep) returns the messages it keeps, in order, for posting after a replay', () => {
+    const { queue, delivered } = recording<string>();
+    for (const m of ['event-1', 'composer-a', 'event-2', 'composer-b']) queue.post(m);
+    const kept = queue.clear((m) => m.startsWith('composer'));
+    assert.deepEqual(kept, ['composer-a', 'composer-b']);
+    assert.equal(queue.pending, 0);
+    for (const m of ['init', ...kept]) queue.post(m);
+    queue.markReady();
+    assert.deepEqual(delivered, ['init', 'composer-a', 'composer-b']);
   });
 
   it('reports a delivery error and goes on with the next message', () => {

@@ -1,5 +1,5 @@
 import { MAX_IMAGES_PER_MESSAGE } from '../../../extension/protocol';
-import { prepareImage, type PreparedImage } from '../images/prepare-image';
+import { prepareImage, tooLargeError, type PreparedImage } from '../images/prepare-image';
 import type { Store } from '../state/store';
 import type { Attachment, ChatAction, ChatState } from '../state/types';
 
@@ -7,6 +7,8 @@ export interface AttachActions {
   /** Adds images to the composer; each gets a thumbnail at once and is prepared in the background. */
   attachFiles(files: Iterable<File>): void;
   removeAttachment(id: string): void;
+  /** An image the host picked (Attach Image...): its bytes, or only its size when it is over the cap. */
+  attachPicked(picked: { name: string; mime: string; size: number; dataBase64?: string }): void;
 }
 
 let counter = 0;
@@ -37,5 +39,15 @@ export function createAttachActions(store: Store<ChatState, ChatAction>, prepare
       }
     },
     removeAttachment: (id) => store.dispatch({ type: 'attachment.remove', id }),
+    attachPicked(picked) {
+      if (picked.dataBase64 !== undefined) {
+        const bytes = Uint8Array.from(atob(picked.dataBase64), (c) => c.charCodeAt(0));
+        this.attachFiles([new File([bytes], picked.name, { type: picked.mime })]);
+        return;
+      }
+      const id = newId();
+      store.dispatch({ type: 'attachment.add', id, name: picked.name, size: picked.size });
+      store.dispatch({ type: 'attachment.done', id, result: { id, name: picked.name, size: picked.size, status: 'error', error: tooLargeError(picked.name, picked.size) } });
+    },
   };
 }

@@ -31,6 +31,11 @@ async function decode(file: File): Promise<ImageBitmap | null> {
   }
 }
 
+/** The refusal of an image over the 20 MB cap, as its thumbnail shows it. */
+export function tooLargeError(name: string, size: number): string {
+  return `${name} is ${formatBytes(size)}, over the ${formatBytes(MAX_FILE_BYTES)} limit for images.`;
+}
+
 /**
  * Makes a picked, pasted or dropped file ready to send: refuses files over 20 MB before
  * decoding them, decodes with the browser, fits the long side to 2048 px, and re-encodes
@@ -39,9 +44,7 @@ async function decode(file: File): Promise<ImageBitmap | null> {
  */
 export async function prepareImage(file: File): Promise<PreparedImage> {
   const name = file.name || 'image';
-  if (file.size > MAX_FILE_BYTES) {
-    return { ok: false, error: `${name} is ${formatBytes(file.size)}, over the ${formatBytes(MAX_FILE_BYTES)} limit for images.` };
-  }
+  if (file.size > MAX_FILE_BYTES) return { ok: false, error: tooLargeError(name, file.size) };
   if (file.type && !file.type.startsWith('image/')) return { ok: false, error: `${name} is not an image (${file.type}).` };
   const bitmap = await decode(file);
   if (!bitmap) return { ok: false, error: `${name} is not an image this view can decode.` };

@@ -66,6 +66,9 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   'files.result': (m, { s }) => ({ ...s, fileResults: { query: m.query, paths: m.paths } }),
 
+  // The picked image is prepared by the attach actions (a side effect, wired in main.tsx), not here.
+  'composer.attach': (_m, { s }) => s,
+
   'composer.insert': (m, { s }) => ({ ...s, draft: s.draft && !/\s$/.test(s.draft) ? `${s.draft} ${m.text}` : `${s.draft}${m.text}` }),
 };
 
