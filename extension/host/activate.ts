@@ -10,7 +10,8 @@ let host: AgentHost | undefined;
 
 /** Activation is light: views and commands are registered; state.db and the agent start on first use. */
 export function activate(context: vscode.ExtensionContext): void {
-  const { channel, logger } = createLog();
+  // snowpea.log.level, read as each message is logged (the settings are loaded once per change).
+  const { channel, logger } = createLog(() => host?.currentSettings()['log.level'] ?? 'info');
   host = new AgentHost(context, logger);
   const chat = new ChatViewProvider(context.extensionUri, host, logger);
   const tree = new ToolsTreeProvider(host);
