@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type HostMessage, type WebviewMessage } from '../protocol';
 import type { Logger } from '../core/log';
 import type { AgentHost } from './agent-host';
-import { insertCodeAtCursor, queryWorkspaceFiles } from './editor-actions';
+import { insertCodeAtCursor } from './editor-actions';
+import { WorkspaceFileIndex } from './workspace-files';
 import { createNonce, renderWebviewHtml } from './webview-html';
 
 export const CHAT_VIEW_ID = 'snowpea.chat';
@@ -20,6 +21,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     onDeliveryError: (e) => this.log.warn(`webview delivery failed: ${(e as Error).message}`),
   });
   private readonly disposables: vscode.Disposable[] = [];
+  /** Workspace files for the `@` popup, listed on the first query. */
+  private readonly files = new WorkspaceFileIndex();
 
   private readonly handlers: HandlerTable<WebviewMessage, Promise<unknown> | void> = {
     ready: async () => {
@@ -37,7 +40,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     history: async () => void (await vscode.commands.executeCommand('snowpea.resumeSession')),
     runCommand: async (m) => void (await vscode.commands.executeCommand(m.command)),
     insertCode: (m) => insertCodeAtCursor(m.code, m.language),
-    'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await queryWorkspaceFiles(m.query) }),
+    'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await this.files.query(m.query) }),
   };
 
   constructor(
@@ -45,7 +48,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly host: AgentHost,
     private readonly log: Logger,
   ) {
-    this.disposables.push(host.subscribe((m) => this.queue.post(m)));
+    this.disposables.push(host.subscribe((m) => this.queue.post(m)), this.files);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
