@@ -13,6 +13,7 @@ Usage:
   snowpea sessions list [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
+  snowpea sessions delete ID
   snowpea tools list [--json]
   snowpea tools call NAME --args JSON [--json] [--yes]
   snowpea mcp list [--json]

@@ -1,11 +1,15 @@
-import { openCliStore, stderrLogger, type CommonFlags } from './setup';
+import * as path from 'node:path';
+import { limitsFromSettings } from '../core/images/limits';
+import { deleteSessionWithAttachments } from '../core/images/session-refs';
+import { AttachmentStore } from '../core/images/store';
+import { cliScratchRoot, cliSettings, openCliStore, stderrLogger, type CommonFlags } from './setup';
 
 export interface SessionsFlags extends CommonFlags {
   json?: boolean;
   format?: string;
 }
 
-/** `snowpea sessions list|show|export`. */
+/** `snowpea sessions list|show|export|delete`. */
 export async function sessionsCommand(sub: string | undefined, id: string | undefined, flags: SessionsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const store = await openCliStore(flags, log);
@@ -38,7 +42,16 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       process.stdout.write(store.exportSession(id, format));
       return 0;
     }
-    log.error(`unknown sessions command ${sub}: use list, show or export`);
+    if (sub === 'delete') {
+      // As in the editor: the session, its delegated children, and the images no other session holds.
+      const settings = cliSettings(process.cwd(), flags, log);
+      const attachments = new AttachmentStore({ dir: path.join(cliScratchRoot(), 'attachments'), limits: () => limitsFromSettings(settings), logger: log });
+      const deleted = await deleteSessionWithAttachments(store, attachments, id, log);
+      const children = deleted.length - 1;
+      process.stdout.write(`deleted session ${id}${children > 0 ? ` and ${children} delegated subtask${children === 1 ? '' : 's'}` : ''}\n`);
+      return 0;
+    }
+    log.error(`unknown sessions command ${sub}: use list, show, export or delete`);
     return 1;
   } finally {
     await store.close();

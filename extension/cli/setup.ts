@@ -68,7 +68,7 @@ export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegist
     cacheDir: path.join(snowpeaHome(), 'mcp'),
     workspaceRoot: cwd,
     logger: log,
-    confirmServer: async (def) => !!flags.yes || (await terminalConfirm(`Start the MCP server "${def.name}" defined in ${def.source}?`)),
+    confirmServer: async (def) => !!flags.yes || (await terminalConfirm(`Start the MCP server "${def.name}" defined in ${def.source.label}?`)),
   });
   manager.attach(registry);
   return manager;
@@ -95,6 +95,11 @@ export async function openCliStore(flags: CommonFlags, log: Logger): Promise<Sta
   const db = await openStateDb({ file, log });
   if (db.notice) log.warn(db.notice);
   return db;
+}
+
+/** Where the CLI's agent keeps session scratch files and the attachment store (`<scratch>/attachments`, as the Agent makes it). */
+export function cliScratchRoot(): string {
+  return path.join(snowpeaHome(), 'scratch');
 }
 
 export function cliRegistry(): ToolRegistry {
@@ -137,7 +142,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     approver: terminalApprover({ yes: !!flags.yes, autoApprove: settings['approvals.autoApprove'] }),
     askUser: terminalAskUser(),
     logger: log,
-    scratchRoot: path.join(snowpeaHome(), 'scratch'),
+    scratchRoot: cliScratchRoot(),
     apiKey: () => apiKey,
   });
   return { agent, store, settings, mcp, registry };

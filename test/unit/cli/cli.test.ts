@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStateDb } from '../../../extension/core/store';
+import { makePng } from '../../fixtures/images/make';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 
 const root = path.resolve(__dirname, '../../..');
@@ -101,6 +102,29 @@ describe('snowpea CLI', function () {
     assert.doesNotMatch(exp.stdout, /sk-cli-secret/);
     const md = await cli(['sessions', 'export', rows[0].id, '--format', 'md'], { cwd: ws, home });
     assert.match(md.stdout, /read_file/);
+  });
+
+  it('sessions delete removes a session and the images only it held; an unknown id is an error', async () => {
+    fs.writeFileSync(path.join(ws, 'pic.png'), makePng({ width: 8, height: 8 }));
+    server.enqueue({ text: 'A small square.' });
+    const run = await cli(['run', 'what is this?', '--attach', 'pic.png', '--base-url', server.baseUrl, '--model', 'gpt-4o'], { cwd: ws, home });
+    assert.equal(run.code, 0, run.stderr);
+    const rows = JSON.parse((await cli(['sessions', 'list', '--json'], { cwd: ws, home })).stdout) as Array<{ id: string; title: string }>;
+    const id = rows.find((r) => r.title.startsWith('what is this?'))!.id;
+    const attachments = path.join(home, 'scratch', 'attachments');
+    const images = () => fs.readdirSync(attachments).filter((f) => f.endsWith('.png'));
+    assert.equal(images().length, 1, 'the attached picture is in the store');
+
+    const del = await cli(['sessions', 'delete', id], { cwd: ws, home });
+    assert.equal(del.code, 0, del.stderr);
+    assert.equal(del.stdout, `deleted session ${id}\n`);
+    const after = JSON.parse((await cli(['sessions', 'list', '--json'], { cwd: ws, home })).stdout) as Array<{ id: string }>;
+    assert.ok(!after.some((r) => r.id === id));
+    assert.deepEqual(images(), [], 'its image went with it');
+
+    const again = await cli(['sessions', 'delete', id], { cwd: ws, home });
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, new RegExp(`no session ${id}`));
   });
 
   it('tools list --json: the 13 eager core tools, the deferred groups; tools call refuses the metadata address', async () => {
