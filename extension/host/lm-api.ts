@@ -43,6 +43,7 @@ export interface LmChat {
   readonly vendor: string;
   readonly family: string;
   readonly maxInputTokens: number;
+  countTokens(text: string, token?: LmCancellationToken): Thenable<number>;
   sendRequest(
     messages: LmMessage[],
     options: { justification?: string; tools?: LmChatTool[]; toolMode?: number; modelOptions?: Record<string, unknown> },

@@ -4,8 +4,8 @@
  * OpenAI-compatible client: same requests in, same streamed text and tool calls out.
  */
 import type { Logger } from '../core/log';
-import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type ModelToolCall, type StreamHandlers, type WireTool } from '../core/model/types';
-import { TOOL_MODE_AUTO, type LmApi, type LmChat, type LmChatTool } from './lm-api';
+import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type ModelToolCall, type StreamHandlers, type Usage, type WireTool } from '../core/model/types';
+import { TOOL_MODE_AUTO, type LmApi, type LmCancellationToken, type LmChat, type LmChatTool } from './lm-api';
 import { toLmMessages, toLmTools } from './lm-messages';
 
 export const LM_ENDPOINT = 'vscode.lm';
@@ -72,6 +72,7 @@ export function createLmClient(api: LmApi, opts: LmClientOptions): ModelClient {
     signal.addEventListener('abort', onAbort, { once: true });
     opts.log.debug(`model request to ${LM_ENDPOINT}: ${describe(model)}, ${req.messages.length} messages, ${req.tools.length} tools`);
     let text = '';
+    let usage: Usage | null = null;
     const toolCalls: ModelToolCall[] = [];
     try {
       const response = await model.sendRequest(
@@ -98,6 +99,7 @@ export function createLmClient(api: LmApi, opts: LmClientOptions): ModelClient {
         }
       }
       if (signal.aborted) throw cancelled();
+      usage = await estimateUsage(model, req, text, cts.token, opts.log);
     } catch (e) {
       if (e && typeof e === 'object' && 'handlerError' in e) throw e.handlerError; // the caller's own error, untouched
       if (signal.aborted) throw cancelled();
@@ -108,8 +110,7 @@ export function createLmClient(api: LmApi, opts: LmClientOptions): ModelClient {
       signal.removeEventListener('abort', onAbort);
       cts.dispose();
     }
-    // The API reports no token usage: the context meter shows none for these models.
-    return { text, toolCalls, usage: null, finishReason: toolCalls.length ? 'tool_calls' : 'stop' };
+    return { text, toolCalls, usage, finishReason: toolCalls.length ? 'tool_calls' : 'stop' };
   }
 
   return {
@@ -119,4 +120,31 @@ export function createLmClient(api: LmApi, opts: LmClientOptions): ModelClient {
     },
     complete,
   };
+}
+
+/**
+ * The API reports no token usage, so the model's own tokenizer counts the request's text (message
+ * texts, tool calls, the tools block; not images) and the answer, in one call each: a context
+ * meter marked as estimated, with nothing known to be cached. A failing count leaves no usage.
+ */
+async function estimateUsage(model: LmChat, req: ModelRequest, answer: string, token: LmCancellationToken, log: Logger): Promise<Usage | null> {
+  try {
+    const [promptTokens, completionTokens] = await Promise.all([model.countTokens(requestText(req), token), answer ? model.countTokens(answer, token) : 0]);
+    return { promptTokens, completionTokens, cachedTokens: 0, estimated: true };
+  } catch (e) {
+    log.debug(`counting tokens with ${model.id} failed: ${(e as Error).message}`);
+    return null;
+  }
+}
+
+/** The text a request carries, for counting: what each message says and calls, then the tools block. */
+export function requestText(req: ModelRequest): string {
+  const parts: string[] = [];
+  for (const m of req.messages) {
+    if (typeof m.content === 'string') parts.push(m.content);
+    else if (Array.isArray(m.content)) for (const p of m.content) if (p.type === 'text') parts.push(p.text);
+    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) parts.push(c.function.name, c.function.arguments);
+  }
+  if (req.tools.length) parts.push(JSON.stringify(req.tools));
+  return parts.join('\n');
 }

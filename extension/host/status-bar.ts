@@ -21,7 +21,7 @@ export function createStatusBar(host: AgentHost): vscode.Disposable {
   const sub = host.subscribe((m: HostMessage) => {
     if (m.type === 'event' && m.event.type === 'usage') {
       const u = m.event.usage;
-      show(`${k(u.promptTokens)} in${u.cachedTokens ? ` (${k(u.cachedTokens)} cached)` : ''}`);
+      show(`${u.estimated ? '~' : ''}${k(u.promptTokens)} in${u.cachedTokens ? ` (${k(u.cachedTokens)} cached)` : ''}`);
     } else if (m.type === 'init') show();
   });
   const cfg = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea.model') && show());

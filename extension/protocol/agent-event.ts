@@ -12,6 +12,7 @@ export const usageSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),
+  estimated: z.boolean().optional(),
 });
 
 export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;

@@ -31,6 +31,9 @@ describe('webview helpers', () => {
     assert.deepEqual(meterParts(m), ['20k in', '75% cached', '12 tools deferred']);
     assert.equal(meterDetails(m), 'Round 4: 20,000 input tokens, 15,000 from the cache (75%); 12 deferred tools not sent');
     assert.deepEqual(meterParts({ round: 1, promptTokens: 0, cachedTokens: 0 }), ['0 in', '0% cached']);
+    const counted = { round: 2, promptTokens: 3_400, cachedTokens: 0, estimated: true };
+    assert.deepEqual(meterParts(counted), ['~3.4k in', '0% cached'], 'a count of our own is marked as approximate');
+    assert.match(meterDetails(counted), /^Round 2: 3,400 input tokens, 0 from the cache \(0%\), counted with the model's tokenizer/);
   });
 
   it('tells pruned, stub and refused results apart', () => {

@@ -30,6 +30,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** Counted by the client (the editor's language models report no usage), not reported by the provider. */
+  estimated?: boolean;
 }
 
 export interface ModelToolCall {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { recordingLogger } from '../../../extension/core/log';
 import { ModelError, type WireMessage, type WireTool } from '../../../extension/core/model/types';
 import { lmApiFrom, type LmApi, type LmChat } from '../../../extension/host/lm-api';
-import { createLmClient } from '../../../extension/host/lm-client';
+import { createLmClient, requestText } from '../../../extension/host/lm-client';
 import { LM_IMAGE_UNSUPPORTED, toLmMessages } from '../../../extension/host/lm-messages';
 
 /**
@@ -67,8 +67,15 @@ interface SentRequest {
   token: { isCancellationRequested: boolean };
 }
 
-function fakeModel(id: string, family: string, reply: (req: SentRequest) => AsyncIterable<unknown> | Error): LmChat & { sent: SentRequest[] } {
+function fakeModel(
+  id: string,
+  family: string,
+  reply: (req: SentRequest) => AsyncIterable<unknown> | Error,
+  /** The model's tokenizer: one token a character unless told otherwise. */
+  count: (text: string) => number = (t) => t.length,
+): LmChat & { sent: SentRequest[]; counted: string[] } {
   const sent: SentRequest[] = [];
+  const counted: string[] = [];
   return {
     id,
     name: id,
@@ -76,6 +83,11 @@ function fakeModel(id: string, family: string, reply: (req: SentRequest) => Asyn
     family,
     maxInputTokens: 100_000,
     sent,
+    counted,
+    async countTokens(text) {
+      counted.push(text);
+      return count(text);
+    },
     async sendRequest(messages, options, token) {
       const req = { messages: messages as Msg[], options, token };
       sent.push(req);
@@ -174,7 +186,10 @@ describe('vscode.lm provider: the ModelClient', () => {
     assert.equal(first.text, 'Let me look.');
     assert.deepEqual(first.toolCalls, [{ id: 't1', name: 'read_file', arguments: '{"path":"x"}' }]);
     assert.equal(first.finishReason, 'tool_calls');
-    assert.equal(first.usage, null, 'the API reports no usage');
+    // The API reports no usage: the model's tokenizer counts the request's text and the answer.
+    const sentText = ['s', 'hi', JSON.stringify(tools)].join('\n');
+    assert.deepEqual(model.counted, [sentText, 'Let me look.']);
+    assert.deepEqual(first.usage, { promptTokens: sentText.length, completionTokens: 'Let me look.'.length, cachedTokens: 0, estimated: true });
 
     const second = await client.complete({ messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }, { role: 'user', content: 'again' }], tools }, {}, never);
     assert.equal(second.text, 'done');
@@ -183,6 +198,27 @@ describe('vscode.lm provider: the ModelClient', () => {
     assert.equal(model.sent[0].options.toolMode, 1, 'Auto');
     assert.equal(model.sent[1].options.tools, model.sent[0].options.tools, 'the same tools array becomes the same converted array');
     assert.equal(client.endpoint, 'vscode.lm');
+  });
+
+  it('counts text, tool calls and tool results but not images; a failing count leaves no usage', async () => {
+    const image = { type: 'image_url' as const, image_url: { url: `data:image/png;base64,${'A'.repeat(10_000)}` } };
+    const text = requestText({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'see this' }, image] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'grep', arguments: '{"pattern":"x"}' } }] },
+        { role: 'tool', tool_call_id: 'c', content: 'a.ts:1:x' },
+      ],
+      tools: [],
+    });
+    assert.equal(text, ['see this', 'grep', '{"pattern":"x"}', 'a.ts:1:x'].join('\n'));
+
+    const broken = fakeModel('gpt-x', 'gpt', () => parts(new TextPart('ok')), () => {
+      throw new Error('tokenizer unavailable');
+    });
+    const log = recordingLogger();
+    const r = await createLmClient(api([broken]), { model: 'gpt-x', log }).complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, {}, never);
+    assert.equal(r.text, 'ok');
+    assert.equal(r.usage, null);
   });
 
   it('picks the model by id, then family; with no match uses the first and says so in the log', async () => {

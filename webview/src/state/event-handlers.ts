@@ -60,7 +60,12 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
   },
 
   usage: (e, { s }) =>
-    mergeMeter(s, e.round, { promptTokens: e.usage.promptTokens, cachedTokens: e.usage.cachedTokens, completionTokens: e.usage.completionTokens }),
+    mergeMeter(s, e.round, {
+      promptTokens: e.usage.promptTokens,
+      cachedTokens: e.usage.cachedTokens,
+      completionTokens: e.usage.completionTokens,
+      ...(e.usage.estimated ? { estimated: true } : {}),
+    }),
 
   retry: (e, { s }) => ({ ...s, retry: { attempt: e.attempt, delayMs: e.delayMs, reason: e.reason } }),
 

@@ -122,6 +122,8 @@ export interface RoundMeter {
   promptTokens: number;
   cachedTokens: number;
   completionTokens?: number;
+  /** Counted with the model's tokenizer (the editor's language models report no usage). */
+  estimated?: boolean;
   contextWindow?: number;
   prunedChars?: number;
   prunedResults?: number;

@@ -13,7 +13,8 @@ export function cachedPercent(m: RoundMeter): number {
 
 /** The compact parts of one round's meter, in display order; absent savings are left out. */
 export function meterParts(m: RoundMeter): string[] {
-  const parts = [`${formatTokens(m.promptTokens)} in`, `${cachedPercent(m)}% cached`];
+  const approx = m.estimated ? '~' : '';
+  const parts = [`${approx}${formatTokens(m.promptTokens)} in`, `${cachedPercent(m)}% cached`];
   if (m.contextWindow) parts[0] += ` of ${formatTokens(m.contextWindow)}`;
   if (m.prunedChars) parts.push(`${formatTokens(m.prunedChars)} chars pruned`);
   if (m.deferredTools) parts.push(`${m.deferredTools} tools deferred`);
@@ -25,6 +26,7 @@ export function meterDetails(m: RoundMeter): string {
   const lines = [
     `Round ${m.round}: ${m.promptTokens.toLocaleString('en-US')} input tokens, ${m.cachedTokens.toLocaleString('en-US')} from the cache (${cachedPercent(m)}%)`,
   ];
+  if (m.estimated) lines[0] += ', counted with the model\'s tokenizer (the editor reports no usage; caching unknown)';
   if (m.completionTokens !== undefined) lines.push(`${m.completionTokens.toLocaleString('en-US')} output tokens`);
   if (m.contextWindow) lines.push(`${Math.round((m.promptTokens / m.contextWindow) * 100)}% of the ${formatTokens(m.contextWindow)} context window`);
   if (m.prunedChars !== undefined) {
