@@ -105,12 +105,20 @@ export class Workbench {
     await this.setTreeRowExpanded(viewName, label, true);
   }
 
+  /**
+   * Clicks the row's twistie until the row is expanded (or collapsed). A click that lands while the
+   * tree re-renders (it refreshes when tools register or a turn ends) can be lost, so it is repeated.
+   */
   private async setTreeRowExpanded(viewName: string, label: string | RegExp, expanded: boolean): Promise<void> {
     const row = this.treeRow(viewName, label).first();
+    const done = this.treeRow(viewName, label).and(this.page.locator(`[aria-expanded="${expanded}"]`)).first();
+    const deadline = Date.now() + DEFAULT_TIMEOUT_MS;
     await row.waitFor({ state: 'visible', timeout: DEFAULT_TIMEOUT_MS });
-    if ((await row.getAttribute('aria-expanded')) === String(expanded)) return;
-    await row.click();
-    await this.treeRow(viewName, label).and(this.page.locator(`[aria-expanded="${expanded}"]`)).first().waitFor({ timeout: DEFAULT_TIMEOUT_MS });
+    while ((await row.getAttribute('aria-expanded').catch(() => null)) !== String(expanded)) {
+      if (Date.now() > deadline) throw new Error(`the tree row ${label} did not become ${expanded ? 'expanded' : 'collapsed'}`);
+      await row.locator('.monaco-tl-twistie').click().catch(() => undefined);
+      await done.waitFor({ timeout: 3_000 }).catch(() => undefined);
+    }
   }
 
   /** The description (the dimmer text after the label) of the first tree row matching `label`. */
