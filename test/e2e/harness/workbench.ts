@@ -158,21 +158,27 @@ export class Workbench {
   /** Runs a palette command that opens a quick pick of its own (the quick input stays open for it). */
   async runCommandKeepingInput(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    // A key pressed while a webview has focus reaches the workbench through the webview; now and
-    // then it is lost there, so the palette is asked for again until it opens.
+    const focusedRow = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');
+    const row = focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) });
+    // A key pressed while a webview has focus reaches the workbench through the webview, and now
+    // and then it is lost there; a webview taking focus (a view the last command revealed) closes
+    // the palette again. So: open, type, and wait for the command's row, until that holds.
     const deadline = Date.now() + DEFAULT_TIMEOUT_MS;
     for (;;) {
       await this.page.keyboard.press('Control+Shift+P');
-      if (await input.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+      const ready = await input
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
+        // Enter only once the list has filtered down to the command, or an older row would run.
+        .then(() => row.waitFor({ timeout: 10_000 }))
+        .then(() => true, () => false);
+      if (ready) break;
       if (Date.now() > deadline) throw new Error(`the command palette did not open to run ${title}`);
+      await this.page.keyboard.press('Escape');
     }
-    await input.fill(`>${title}`);
-    // Enter only once the list has filtered down to the command, or an older row would run.
-    const focusedRow = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused');
-    await focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }).waitFor({ timeout: DEFAULT_TIMEOUT_MS });
     await this.page.keyboard.press('Enter');
     // The palette's own list is gone once its row ran (a command's quick pick may reuse the widget).
-    await focusedRow.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }).waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
+    await row.waitFor({ state: 'hidden', timeout: DEFAULT_TIMEOUT_MS });
   }
 
   /** Notification toasts currently shown, as text. */
