@@ -177,8 +177,10 @@ export class AgentHost implements vscode.Disposable {
 
   /** The window's agent, created once (concurrent first calls share the creation). */
   private getAgent(): Promise<Agent> {
-    this.agentPromise ??= this.createAgent();
-    this.agentPromise.catch(() => (this.agentPromise = undefined)); // a failed start is tried again next time
+    this.agentPromise ??= this.createAgent().catch((e: unknown) => {
+      this.agentPromise = undefined; // a failed start is tried again next time
+      throw e;
+    });
     return this.agentPromise;
   }
 

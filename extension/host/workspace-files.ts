@@ -44,8 +44,8 @@ export class WorkspaceFileIndex implements vscode.Disposable {
     const remove = (uri: vscode.Uri) =>
       void this.files?.then((s) => {
         const rel = this.rel(uri);
-        s.delete(rel);
-        // A deleted folder takes its files with it.
+        if (s.delete(rel)) return;
+        // Not a listed file: a deleted folder takes its files with it (one scan, not one per deleted file).
         for (const p of s) if (p.startsWith(`${rel}/`)) s.delete(p);
       });
     this.subs = [watcher, watcher.onDidCreate(add), watcher.onDidDelete(remove), vscode.workspace.onDidChangeWorkspaceFolders(() => (this.files = undefined))];
