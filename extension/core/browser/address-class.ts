@@ -2,7 +2,7 @@
  * What an IP address reaches, for the URL policy: a cloud-metadata endpoint (refused always),
  * this machine, the local network, an address no page should use, or the internet.
  */
-import { embeddedIPv4, formatIp, type Ip } from './ip';
+import { embeddedIPv4, formatIp, nat64Candidates, type Ip } from './ip';
 
 export type AddressKind = 'metadata' | 'loopback' | 'private' | 'reserved' | 'public';
 
@@ -48,7 +48,9 @@ const V4_RANGES: Range[] = [
 ];
 
 const V6_RANGES: Range[] = [
-  v6([0xfd, 0x00, 0x0e, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54], 128, 'metadata', 'the AWS IPv6 metadata address fd00:ec2::254'),
+  v6([0xfd, 0x00, 0x0e, 0xc2], 32, 'metadata', 'the AWS IPv6 metadata range fd00:ec2::/32 (instance metadata ::254, EKS Pod Identity ::23)'),
+  v6([0xfd, 0x00, 0x00, 0xc1, 0, 0, 0, 0, 0, 0, 0, 0, 0xa9, 0xfe, 0xa9, 0xfe], 128, 'metadata', 'the Oracle Cloud IPv6 metadata address fd00:c1::a9fe:a9fe'),
+  v6([0xfd, 0x20, 0x00, 0xce, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x54], 128, 'metadata', 'the Google Cloud IPv6 metadata address fd20:ce::254'),
   v6([0xfe, 0x80], 10, 'metadata', 'link-local fe80::/10, where cloud-metadata services live'),
   v6([], 128, 'loopback', 'the unspecified address ::, which reaches this machine'),
   v6([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 128, 'loopback', 'loopback ::1'),
@@ -67,7 +69,23 @@ function contains(r: Range, bytes: number[]): boolean {
   return true;
 }
 
+/** A metadata IPv4 address carried in the low 32 bits of a unique-local address, or anywhere a NAT64 prefix can carry it. */
+function carriedMetadata(ip: Ip): AddressClass | undefined {
+  if (ip.family !== 6) return undefined;
+  const ula = (ip.bytes[0] & 0xfe) === 0xfc;
+  const candidates = ula ? [{ family: 4 as const, bytes: ip.bytes.slice(12) }] : nat64Candidates(ip);
+  for (const c of candidates) {
+    const k = classifyIp(c);
+    if (k.kind === 'metadata') return { kind: 'metadata', label: `${k.label}, carried in the IPv6 address ${formatIp(ip)}` };
+  }
+  return undefined;
+}
+
 export function classifyIp(ip: Ip): AddressClass {
+  const named = ip.family === 6 ? V6_RANGES.find((r) => r.kind === 'metadata' && contains(r, ip.bytes)) : undefined;
+  if (named) return { kind: named.kind, label: named.label };
+  const carried = carriedMetadata(ip);
+  if (carried) return carried;
   const inner = embeddedIPv4(ip);
   if (inner) {
     const c = classifyIp(inner);

@@ -120,7 +120,25 @@ export function formatIp(ip: Ip): string {
   return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
-/** The IPv4 address an IPv6 address carries and reaches: mapped, compatible, NAT64 (64:ff9b::/96) or 6to4 (2002::/16). */
+/** Whether the address is in a NAT64 prefix: well-known 64:ff9b::/96 or local-use 64:ff9b:1::/48 (RFC 8215). */
+export function isNat64(ip: Ip): boolean {
+  const b = ip.bytes;
+  if (ip.family !== 6 || b[0] !== 0x00 || b[1] !== 0x64 || b[2] !== 0xff || b[3] !== 0x9b) return false;
+  return b.slice(4, 12).every((x) => x === 0) || (b[4] === 0x00 && b[5] === 0x01);
+}
+
+/**
+ * Every IPv4 address a local-use NAT64 address (64:ff9b:1::/48) may carry: the operator picks the
+ * prefix length, so each RFC 6052 layout (/48, /56, /64, /96) is a candidate.
+ */
+export function nat64Candidates(ip: Ip): Ip[] {
+  if (!isNat64(ip)) return [];
+  const b = ip.bytes;
+  const at = (...i: number[]): Ip => ({ family: 4, bytes: i.map((k) => b[k]) });
+  return [at(12, 13, 14, 15), at(6, 7, 9, 10), at(7, 9, 10, 11), at(9, 10, 11, 12)];
+}
+
+/** The IPv4 address an IPv6 address carries and reaches: mapped, compatible, NAT64 (64:ff9b::/96, and the /96 layout of 64:ff9b:1::/48) or 6to4 (2002::/16). */
 export function embeddedIPv4(ip: Ip): Ip | null {
   if (ip.family !== 6) return null;
   const b = ip.bytes;
@@ -129,7 +147,7 @@ export function embeddedIPv4(ip: Ip): Ip | null {
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12); // ::ffff:a.b.c.d
   if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return v4(12); // ::ffff:0:a.b.c.d
   if (zeros(0, 12) && !zeros(12, 15)) return v4(12); // ::a.b.c.d (deprecated compatible form), not :: or ::1
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4(12); // 64:ff9b::a.b.c.d
+  if (isNat64(ip)) return v4(12); // 64:ff9b::a.b.c.d, 64:ff9b:1::a.b.c.d
   if (b[0] === 0x20 && b[1] === 0x02) return v4(2); // 2002:aabb:ccdd::
   return null;
 }
