@@ -12,6 +12,7 @@ import { openStateDb, type StateDb } from '../core/store';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
+import { keyForEndpoint } from './key-route';
 import { terminalApprover, terminalAskUser, terminalConfirm } from './terminal';
 
 export interface CommonFlags {
@@ -61,7 +62,7 @@ export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger):
  * without one, unless --yes).
  */
 export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegistry, flags: CommonFlags, log: Logger): McpManager {
-  const config = loadMcpConfig({ workspaceRoot: cwd, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'], settingIsWorkspace: /workspace/.test(loaded.origin['mcp.servers']) });
+  const config = loadMcpConfig({ workspaceRoot: cwd, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'], settingIsWorkspace: loaded.scope['mcp.servers'] === 'workspace' });
   const manager = new McpManager({
     servers: config.servers,
     problems: config.problems,
@@ -122,7 +123,7 @@ export interface CliAgent {
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
-  const apiKey = cliApiKey(flags, log);
+  const apiKey = await keyForEndpoint(loaded, cliApiKey(flags, log), log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
   if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);

@@ -21,11 +21,11 @@ import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { lmApiFrom } from './lm-api';
 import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
+import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
 import { toTranscript } from './transcript';
 import { WebviewPrompts } from './webview-prompts';
 
-export const API_KEY_SECRET = 'snowpea.apiKey';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -70,7 +70,7 @@ export class AgentHost implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => (this.reloadSettings(), this.postHeader())),
-      this.context.secrets.onDidChange((e) => e.key === API_KEY_SECRET && void this.loadApiKey().then(() => this.postHeader())),
+      this.context.secrets.onDidChange((e) => isApiKeySecret(e.key) && void this.loadApiKey().then(() => this.postHeader())),
       this.changeEmitter,
     );
   }
@@ -101,6 +101,7 @@ export class AgentHost implements vscode.Disposable {
     this.loaded = loaded;
     this.settings = loaded.settings;
     this.mcp.settingsChanged();
+    void this.loadApiKey().then(() => this.postHeader());
     return this.settings;
   }
 
@@ -113,8 +114,9 @@ export class AgentHost implements vscode.Disposable {
     return this.mcp.existing();
   }
 
-  async loadApiKey(): Promise<void> {
-    this.apiKey = (await this.context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY;
+  /** The key for the current endpoint (api-key.ts); `ask` lets it confirm a workspace-chosen origin with the user. */
+  async loadApiKey(ask = false): Promise<void> {
+    this.apiKey = await resolveApiKey(this.context, this.loaded!, ask);
   }
 
   /**
@@ -286,11 +288,11 @@ export class AgentHost implements vscode.Disposable {
   }
 
   async send(text: string, images: PastedImage[] = []): Promise<void> {
-    this.lastPrompt = { text, images };
     if (this.running) {
       this.post({ type: 'error', message: 'A turn is already running; stop it first.' });
       return;
     }
+    this.lastPrompt = { text, images };
     const controller = new AbortController();
     this.running = controller;
     let ended!: () => void;
@@ -304,6 +306,7 @@ export class AgentHost implements vscode.Disposable {
         for (const m of await this.initMessages()) this.post(m);
       }
       this.changeEmitter.fire();
+      await this.loadApiKey(true);
       const prompt = await agent.compose({ text, images }, controller.signal);
       for (const p of prompt.problems) this.post({ type: 'error', message: p });
       await agent.runTurn(this.session, prompt.content, controller.signal);
@@ -328,7 +331,7 @@ export class AgentHost implements vscode.Disposable {
       if ('missing' in api) return [];
       return (await api.lm.selectChatModels()).map((m) => m.id).sort();
     }
-    await this.loadApiKey();
+    await this.loadApiKey(true);
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ baseURL: this.settings['model.baseUrl'], apiKey: this.apiKey || 'none', timeout: 10_000, maxRetries: 0 });
     const out: string[] = [];

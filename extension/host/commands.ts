@@ -3,7 +3,8 @@ import { closeAllBrowsers } from '../core/browser';
 import type { AgentHost } from './agent-host';
 import { attachFiles } from './attach-commands';
 import { showMcpServers } from './mcp-host';
-import { API_KEY_SECRET } from './agent-host';
+import { originOf } from '../core/model/key-origin';
+import { apiKeySecretFor } from './api-key';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
 import { deleteSession, exportSession, resumeSession, selectModel } from './session-commands';
 import { toolCommandTable } from './tool-commands';
@@ -47,10 +48,12 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     },
     ...toolCommandTable(d.host),
     'snowpea.setApiKey': async () => {
-      const key = await vscode.window.showInputBox({ prompt: 'API key for the OpenAI-compatible endpoint (kept in VS Code SecretStorage)', password: true, ignoreFocusOut: true });
+      const baseUrl = d.host.currentSettings()['model.baseUrl'];
+      const secret = apiKeySecretFor(baseUrl);
+      const key = await vscode.window.showInputBox({ prompt: `API key for ${originOf(baseUrl)} (kept in VS Code SecretStorage and sent only there)`, password: true, ignoreFocusOut: true });
       if (key === undefined) return;
-      if (key) await d.secrets.store(API_KEY_SECRET, key);
-      else await d.secrets.delete(API_KEY_SECRET);
+      if (key) await d.secrets.store(secret, key);
+      else await d.secrets.delete(secret);
       void vscode.window.showInformationMessage(key ? 'Snowpea: API key saved.' : 'Snowpea: API key removed.');
     },
   };

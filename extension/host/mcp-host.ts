@@ -42,7 +42,7 @@ export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: stri
 
 /** The window's MCP server list: .mcp.json, .vscode/mcp.json and the setting snowpea.mcp.servers. */
 export function readMcpConfig(loaded: LoadedSettings, workspaceRoot: string | undefined): McpConfig {
-  return loadMcpConfig({ workspaceRoot, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'] });
+  return loadMcpConfig({ workspaceRoot, settingServers: loaded.settings['mcp.servers'], settingOrigin: loaded.origin['mcp.servers'], settingIsWorkspace: loaded.scope['mcp.servers'] === 'workspace' });
 }
 
 /** Snowpea: Show MCP Servers — state, source, tool count and last error of each server. */

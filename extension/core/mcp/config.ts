@@ -17,7 +17,7 @@ export interface McpConfigOptions {
   settingServers?: Record<string, Record<string, unknown>>;
   /** Where `mcp.servers` came from (LoadedSettings.origin['mcp.servers']); "default" when unset. */
   settingOrigin?: string;
-  /** Whether that origin is the workspace's (default: its name mentions "workspace"). */
+  /** Whether mcp.servers came from a workspace source (LoadedSettings.scope; never guessed from the name): such servers ask before their first start. */
   settingIsWorkspace?: boolean;
 }
 
@@ -150,7 +150,7 @@ export function loadMcpConfig(opts: McpConfigOptions): McpConfig {
     lists.push(readFile(vscodeJson, 'servers', { kind: 'vscode', label: '.vscode/mcp.json', workspace: true, file: vscodeJson }, root, problems));
   }
   const origin = opts.settingOrigin ?? 'settings';
-  const settingSource: McpSource = { kind: 'settings', label: `setting mcp.servers (${origin})`, workspace: opts.settingIsWorkspace ?? /workspace/i.test(origin) };
+  const settingSource: McpSource = { kind: 'settings', label: `setting mcp.servers (${origin})`, workspace: opts.settingIsWorkspace === true };
   lists.push(Object.entries(opts.settingServers ?? {}).map(([name, raw]) => parseServerEntry(name, raw, settingSource, root)));
   const byName = new Map<string, McpServerDef>();
   for (const def of lists.flat()) {

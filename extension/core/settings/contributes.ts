@@ -30,7 +30,8 @@ export function configurationProperties(): Record<string, ConfigurationProperty>
     const num = numericBounds(js);
     if (num.minimum !== undefined && num.minimum > Number.MIN_SAFE_INTEGER) prop.minimum = num.minimum;
     if (num.maximum !== undefined && num.maximum < Number.MAX_SAFE_INTEGER) prop.maximum = num.maximum;
-    if (d.restricted) prop.scope = 'machine-overridable';
+    // 'application': VS Code itself ignores workspace values, and the User tab shows it (code-server hides machine scopes there).
+    if (d.trust === 'user') prop.scope = 'application';
     out[`snowpea.${key}`] = prop;
   }
   return out;
@@ -38,7 +39,7 @@ export function configurationProperties(): Record<string, ConfigurationProperty>
 
 /** `capabilities.untrustedWorkspaces.restrictedConfigurations`: settings whose workspace values Restricted Mode ignores. */
 export function restrictedConfigurations(): string[] {
-  return settingKeys.filter((key) => settingDefs[key].restricted).map((key) => `snowpea.${key}`);
+  return settingKeys.filter((key) => settingDefs[key].trust !== 'any').map((key) => `snowpea.${key}`);
 }
 
 function variants(js: Record<string, unknown>): Record<string, unknown>[] {

@@ -9,23 +9,23 @@ export function snowpeaHome(): string {
 }
 
 /** Reads a JSON settings file as a source; a missing file is an empty source, a broken one an issue-carrying source. */
-export function readSettingsFile(name: string, file: string): SettingsSource & { error?: string } {
+export function readSettingsFile(name: string, file: string, scope: SettingsSource['scope'] = 'user'): SettingsSource & { error?: string } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    return { name, values: undefined };
+    return { name, scope, values: undefined };
   }
   try {
-    return { name, values: JSON.parse(text) };
+    return { name, scope, values: JSON.parse(text) };
   } catch (e) {
-    return { name, values: undefined, error: `settings file ${file} is not valid JSON: ${(e as Error).message}` };
+    return { name, scope, values: undefined, error: `settings file ${file} is not valid JSON: ${(e as Error).message}` };
   }
 }
 
 /** The file sources in decisions.md order: user file, then workspace file. */
 export function fileSources(workspaceRoot: string | undefined): Array<SettingsSource & { error?: string }> {
   const out = [readSettingsFile('user settings (~/.snowpea/settings.json)', path.join(snowpeaHome(), 'settings.json'))];
-  if (workspaceRoot) out.push(readSettingsFile('workspace settings (.snowpea/settings.json)', path.join(workspaceRoot, '.snowpea', 'settings.json')));
+  if (workspaceRoot) out.push(readSettingsFile('workspace settings (.snowpea/settings.json)', path.join(workspaceRoot, '.snowpea', 'settings.json'), 'workspace'));
   return out;
 }

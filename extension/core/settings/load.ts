@@ -1,9 +1,14 @@
 import { defaultSettings, settingDefs, settingKeys, type SettingKey, type Settings } from './schema';
 
-/** One layer of settings: where it came from and its raw values (nested or flat keys). */
+/** Who wrote a source: the user (user settings, ~/.snowpea, --settings, flags) or the workspace (files a cloned repository can ship). */
+export type SourceScope = 'user' | 'workspace';
+
+/** One layer of settings: where it came from, who wrote it, and its raw values (nested or flat keys). */
 export interface SettingsSource {
   name: string;
   values: unknown;
+  /** Default 'user'. Workspace sources cannot set user-only keys and may only tighten narrowing ones. */
+  scope?: SourceScope;
 }
 
 export interface SettingsIssue {
@@ -17,6 +22,10 @@ export interface LoadedSettings {
   issues: SettingsIssue[];
   /** For each key, the source its value came from ("default" when none set it). */
   origin: Record<SettingKey, string>;
+  /** For each key, who set the value in force. */
+  scope: Record<SettingKey, SourceScope | 'default'>;
+  /** Workspace values that were ignored because only the user may set them (or loosen them). */
+  ignored: SettingsIssue[];
 }
 
 const keySet = new Set<string>(settingKeys);
@@ -39,7 +48,9 @@ export function flattenSettings(values: Record<string, unknown>, prefix = ''): R
 export function mergeSettings(sources: SettingsSource[]): LoadedSettings {
   const settings = defaultSettings() as Record<string, unknown>;
   const origin = Object.fromEntries(settingKeys.map((k) => [k, 'default'])) as Record<SettingKey, string>;
+  const scope = Object.fromEntries(settingKeys.map((k) => [k, 'default'])) as Record<SettingKey, SourceScope | 'default'>;
   const issues: SettingsIssue[] = [];
+  const ignored: SettingsIssue[] = [];
   for (const src of sources) {
     if (src.values === undefined || src.values === null) continue;
     if (typeof src.values !== 'object' || Array.isArray(src.values)) {
@@ -59,11 +70,27 @@ export function mergeSettings(sources: SettingsSource[]): LoadedSettings {
         issues.push({ key, source: src.name, message: `${msg} (got ${JSON.stringify(value)}); using ${JSON.stringify(settings[key])}` });
         continue;
       }
+      const refusal = src.scope === 'workspace' ? workspaceRefusal(key as SettingKey, parsed.data, settings[key]) : undefined;
+      if (refusal) {
+        ignored.push({ key, source: src.name, message: refusal });
+        continue;
+      }
       settings[key] = parsed.data;
       origin[key as SettingKey] = src.name;
+      scope[key as SettingKey] = src.scope ?? 'user';
     }
   }
-  return { settings: settings as Settings, issues, origin };
+  return { settings: settings as Settings, issues: [...issues, ...ignored], origin, scope, ignored };
+}
+
+/** Why a workspace source may not set this value, or undefined when it may. */
+function workspaceRefusal(key: SettingKey, value: unknown, current: unknown): string | undefined {
+  const d = settingDefs[key];
+  if (d.trust === 'user') return 'ignored: a workspace cannot set this (it could widen approvals, run programs or route secrets); set it in your user settings';
+  if (d.strictness && d.strictness.indexOf(String(value)) < d.strictness.indexOf(String(current))) {
+    return `ignored: a workspace may only make it stricter than ${JSON.stringify(current)}; set it in your user settings`;
+  }
+  return undefined;
 }
 
 export function formatIssue(i: SettingsIssue): string {

@@ -11,12 +11,25 @@ export interface SettingDef<T extends z.ZodType = z.ZodType> {
   schema: T;
   default: z.infer<T>;
   description: string;
-  /** Settings a workspace may not set in an untrusted workspace. */
-  restricted?: boolean;
+  /**
+   * Who may set it. 'any': every source. 'trusted': a workspace source only in a trusted workspace
+   * (Restricted Mode ignores its workspace values). 'user': user sources only (user settings,
+   * ~/.snowpea/settings.json, --settings, flags); a workspace value is ignored with a warning, since a
+   * cloned repository must not widen approvals, choose programs to run, or route secrets.
+   */
+  trust: SettingTrust;
+  /** Values from loosest to strictest: a workspace source may only move the setting toward the strict end. */
+  strictness?: readonly string[];
 }
 
-function def<T extends z.ZodType>(schema: T, dflt: z.infer<T>, description: string, restricted = false): SettingDef<T> {
-  return { schema, default: dflt, description, restricted };
+export type SettingTrust = 'any' | 'trusted' | 'user';
+
+function def<T extends z.ZodType>(schema: T, dflt: z.infer<T>, description: string, trust: SettingTrust = 'any'): SettingDef<T> {
+  return { schema, default: dflt, description, trust };
+}
+
+function narrowing<T extends z.ZodType>(strictness: readonly string[], d: SettingDef<T>): SettingDef<T> {
+  return { ...d, strictness };
 }
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
@@ -37,23 +50,23 @@ export const settingDefs = {
   'agent.ignoreContextFiles': def(z.boolean(), false, 'Skip project instruction files (AGENTS.md, CLAUDE.md, .snowpea/instructions.md, .cursorrules) entirely.'),
   'agents.childContext': def(z.enum(['lean', 'full']), 'lean' as 'lean' | 'full', 'Context given to delegated subagents: "lean" (brief, root instructions only, no memory or skills index) or "full" (the parent\'s whole prompt context).'),
   'skills.protectRecentViews': def(int(0, 1000), 3, 'Number of most recent skill_view results kept whole in outgoing requests; older ones become reload pointers.'),
-  'model.provider': def(z.enum(['openai-compatible', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint (model.baseUrl), or the editor\'s language models (vscode.lm, e.g. GitHub Copilot; model.name picks one by id or family, else the first).'),
-  'model.baseUrl': def(z.string().url(), 'https://api.openai.com/v1', 'Base URL of the OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, ...).', true),
+  'model.provider': def(z.enum(['openai-compatible', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint (model.baseUrl), or the editor\'s language models (vscode.lm, e.g. GitHub Copilot; model.name picks one by id or family, else the first).', 'trusted'),
+  'model.baseUrl': def(z.string().url(), 'https://api.openai.com/v1', 'Base URL of the OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, ...). A value from workspace settings is used only in a trusted workspace, and your API key goes to an origin a workspace chose only after you confirm it.', 'trusted'),
   'model.name': def(z.string().min(1), 'gpt-4.1-mini', 'Model name sent to the endpoint.'),
   'model.contextWindow': def(nullableInt(1024), null as number | null, 'Context window of the model in tokens (null: from the built-in table, or a conservative default).'),
   'model.supportsImages': def(z.boolean().nullable(), null as boolean | null, 'Whether the model accepts images (null: from the built-in table).'),
   'model.maxOutputTokens': def(nullableInt(1), null as number | null, 'Most tokens the model may answer with per round (null: the endpoint default).'),
   'model.requestTimeoutS': def(int(1, 3600), 120, 'Seconds to wait for a model response (first byte and between stream chunks) before the request fails.'),
   'model.maxRetries': def(int(0, 10), 3, 'Retries on 408/409/429/5xx and network errors, with backoff that honours Retry-After.'),
-  'approvals.autoApprove': def(z.array(z.string().min(1)), [] as string[], 'Tool names or permission tags (write, exec, network, interact) that run without asking. Protected paths (.vscode/, .git/, .snowpea/, MCP configs, .env*, outside the workspace) always ask.'),
-  'browser.executablePath': def(z.string().min(1).nullable(), null as string | null, 'Chromium/Chrome/Edge to drive (null: found on PATH and the usual install locations).', true),
+  'approvals.autoApprove': def(z.array(z.string().min(1)), [] as string[], 'Tool names or permission tags (write, exec, network, interact) that run without asking. Protected paths (.vscode/, .git/, .snowpea/, MCP configs, .env*, instruction files, outside the workspace) always ask. User settings only: a workspace value is ignored.', 'user'),
+  'browser.executablePath': def(z.string().min(1).nullable(), null as string | null, 'Chromium/Chrome/Edge to drive (null: found on PATH and the usual install locations). User settings only: a workspace value is ignored.', 'user'),
   'browser.headless': def(z.boolean(), true, 'Run the browser without a window.'),
-  'browser.cdpUrl': def(z.string().url().nullable(), null as string | null, 'Connect to an already running browser over CDP instead of launching one.', true),
-  'browser.privateNetwork': def(z.enum(['allow', 'typed-only', 'deny']), 'allow' as 'allow' | 'typed-only' | 'deny', 'Loopback and LAN addresses: allow, allow only addresses the user typed in the conversation, or deny. Cloud-metadata addresses are always refused.'),
+  'browser.cdpUrl': def(z.string().url().nullable(), null as string | null, 'Connect to an already running browser over CDP instead of launching one. User settings only: a workspace value is ignored.', 'user'),
+  'browser.privateNetwork': narrowing(['allow', 'typed-only', 'deny'], def(z.enum(['allow', 'typed-only', 'deny']), 'allow' as 'allow' | 'typed-only' | 'deny', 'Loopback and LAN addresses: allow, allow only addresses the user typed in the conversation, or deny. Cloud-metadata addresses are always refused. A workspace value may only make it stricter.')),
   'images.maxFileBytes': def(int(1), 20 * 1024 * 1024, 'Largest image accepted into the attachment store, in bytes.'),
   'images.maxDimension': def(int(64, 16_384), 2048, 'Longest side, in pixels, of an image sent to the model; larger images are downscaled.'),
   'images.maxBytes': def(int(1024), 5 * 1024 * 1024, 'Largest image sent to the model, in bytes; larger images are re-encoded smaller.'),
-  'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}.', true),
+  'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}. Servers from workspace settings ask before their first start and are not used in Restricted Mode.', 'trusted'),
   'mcp.callTimeoutS': def(int(1, 3600), 60, 'Seconds an MCP tool call may take before it fails with a timeout.'),
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
   'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),

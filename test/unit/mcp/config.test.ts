@@ -38,7 +38,7 @@ describe('MCP config', () => {
   it('reports broken files and entries with their source instead of throwing; workspace settings count as workspace-defined', () => {
     const root = tempDir('sp-mcpcfg-');
     writeTree(root, { '.mcp.json': '{ "mcpServers": { "x": ', '.vscode/mcp.json': JSON.stringify({ servers: { bad: { type: 'ws', url: 'x' }, nocmd: { args: [] } } }) });
-    const cfg = loadMcpConfig({ workspaceRoot: root, settingServers: { w: { url: 'http://127.0.0.1:1/mcp' } }, settingOrigin: 'workspace settings (.snowpea/settings.json)' });
+    const cfg = loadMcpConfig({ workspaceRoot: root, settingServers: { w: { url: 'http://127.0.0.1:1/mcp' } }, settingOrigin: 'workspace settings (.snowpea/settings.json)', settingIsWorkspace: true });
     assert.match(cfg.problems[0], /^\.mcp\.json: not valid JSON/);
     assert.ok(cfg.problems.includes('.vscode/mcp.json: server "bad": unknown "type" "ws" (use stdio, http or sse)'));
     assert.ok(cfg.problems.includes('.vscode/mcp.json: server "nocmd": "command" (a string) is required for a stdio server'));

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { keyRoute, originOf } from '../core/model/key-origin';
+import type { LoadedSettings } from '../core/settings/load';
+
+/** The key entered before keys were bound to origins: used only for endpoints the user chose. */
+export const API_KEY_SECRET = 'snowpea.apiKey';
+const CONFIRMED_ORIGINS = 'snowpea.keyOrigins';
+/** Origins the user declined in this window: not asked again until the window reloads. */
+const declined = new Set<string>();
+
+/** SecretStorage name of the key entered for one origin. */
+export function apiKeySecretFor(baseUrl: string): string {
+  return `${API_KEY_SECRET}@${originOf(baseUrl)}`;
+}
+
+export function isApiKeySecret(name: string): boolean {
+  return name === API_KEY_SECRET || name.startsWith(`${API_KEY_SECRET}@`);
+}
+
+/**
+ * The API key for model.baseUrl, bound to where the user meant it to go: a key entered for this
+ * origin (Set API Key stores it per origin), else the unbound key (or OPENAI_API_KEY) when the user
+ * chose the endpoint. When a workspace chose it, that key goes there only after the user confirms
+ * the origin once (remembered per origin); `ask: false` never asks and sends nothing meanwhile.
+ */
+export async function resolveApiKey(context: vscode.ExtensionContext, loaded: LoadedSettings, ask: boolean): Promise<string | undefined> {
+  const baseUrl = loaded.settings['model.baseUrl'];
+  const bound = await context.secrets.get(apiKeySecretFor(baseUrl));
+  if (bound) return bound;
+  const unbound = (await context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY;
+  if (!unbound) return undefined;
+  const confirmed = new Set(context.globalState.get<string[]>(CONFIRMED_ORIGINS, []));
+  const route = keyRoute(baseUrl, loaded.scope['model.baseUrl'], confirmed);
+  if (route.send) return unbound;
+  if (!ask || declined.has(route.origin)) return undefined;
+  const send = 'Send My Key';
+  const answer = await vscode.window.showWarningMessage(
+    `Snowpea: this workspace's settings (${loaded.origin['model.baseUrl']}) send model requests to ${route.origin}. Send your API key there?`,
+    { modal: true, detail: 'Your key was entered for another endpoint. Choose Send My Key only if you trust this server; otherwise requests go without a key. You can also run Snowpea: Set API Key for this endpoint.' },
+    send,
+  );
+  if (answer !== send) {
+    declined.add(route.origin);
+    return undefined;
+  }
+  await context.globalState.update(CONFIRMED_ORIGINS, [...confirmed, route.origin]);
+  return unbound;
+}
