@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realRoot } from '../paths';
 import { errorResult, type ToolContext, type ToolResult } from '../types';
-import { toolEnv } from '../exec/run-process';
+import { DIFF_SUBCOMMANDS, gitEnv, HARDENED_CONFIG, locateRepo, looksLikePlantedGitDir } from './locate-repo';
 
 export interface GitOutput {
   stdout: string;
@@ -11,26 +11,35 @@ export interface GitOutput {
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
-/** Runs `git <args>` in the workspace (no pager, no prompts, no colour). */
-export function runGit(args: string[], ctx: ToolContext): Promise<GitOutput> {
+const NOT_A_REPO = 'fatal: not a git repository (no .git at the workspace root or above it)';
+
+/**
+ * Runs `git <args>` in the workspace (no pager, no prompts, no colour) against the workspace's own
+ * `.git` or the repository above it, never a git dir planted at the root, with the repository's
+ * program-running config (fsmonitor, hooks, external diff, textconv) switched off.
+ */
+export async function runGit(args: string[], ctx: ToolContext): Promise<GitOutput> {
+  const root = realRoot(ctx.workspaceRoot);
+  const repo = await locateRepo(root, ctx.signal);
+  if (!repo) return { stdout: '', stderr: NOT_A_REPO, code: 128 };
+  const [sub, ...rest] = args;
+  const safeArgs = DIFF_SUBCOMMANDS.has(sub) ? [sub, '--no-ext-diff', '--no-textconv', ...rest] : args;
+  const full = ['--no-pager', `--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`, ...HARDENED_CONFIG, '-c', 'color.ui=never', '-c', 'core.quotepath=off', ...safeArgs];
   return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['--no-pager', '-c', 'color.ui=never', '-c', 'core.quotepath=off', ...args],
-      { cwd: realRoot(ctx.workspaceRoot), env: toolEnv(), signal: ctx.signal, maxBuffer: MAX_BUFFER, windowsHide: true },
-      (err, stdout, stderr) => {
-        const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
-        if (e && (e.code === 'ENOENT' || e.name === 'AbortError')) return reject(e);
-        resolve({ stdout, stderr, code: e ? (typeof e.code === 'number' ? e.code : 1) : 0 });
-      },
-    );
+    execFile('git', full, { cwd: root, env: gitEnv(), signal: ctx.signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
+      if (e && (e.code === 'ENOENT' || e.name === 'AbortError')) return reject(e);
+      resolve({ stdout, stderr, code: e ? (typeof e.code === 'number' ? e.code : 1) : 0 });
+    });
   });
 }
 
 /** The error a failed git run becomes; "not a git repository" gets a message that says what to do. */
 export function gitFailure(tool: string, out: GitOutput, ctx: ToolContext): ToolResult {
   if (/not a git repository/i.test(out.stderr)) {
-    return errorResult('failed', `${tool}: the workspace (${realRoot(ctx.workspaceRoot)}) is not inside a git repository. Use shell with "git init" only if the user wants one.`);
+    const root = realRoot(ctx.workspaceRoot);
+    const planted = looksLikePlantedGitDir(root) ? ' Its root holds HEAD and objects/ or refs/ but no .git folder; Snowpea does not use the workspace root itself as a git folder.' : '';
+    return errorResult('failed', `${tool}: the workspace (${root}) is not inside a git repository.${planted} Use shell with "git init" only if the user wants one.`);
   }
   return errorResult('failed', `${tool}: git exited with code ${out.code}: ${(out.stderr || out.stdout).trim().slice(0, 4000)}`);
 }
