@@ -75,7 +75,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { 'image-worker': 'extension/core/images/image-worker.ts' },
+    entryPoints: { 'image-worker': 'extension/core/images/image-worker.ts', 'grep-worker': 'extension/core/tools/search/grep-worker.ts' },
     outdir,
     platform: 'node',
     format: 'cjs',

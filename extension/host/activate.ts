@@ -3,6 +3,7 @@ import { AgentHost } from './agent-host';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view';
 import { registerCommands } from './commands';
 import { createLog } from './log';
+import { useVsCodeRipgrep } from './ripgrep';
 import { createStatusBar } from './status-bar';
 import { ToolsTreeProvider } from './tools-tree';
 
@@ -12,6 +13,7 @@ let host: AgentHost | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   // snowpea.log.level, read as each message is logged (the settings are loaded once per change).
   const { channel, logger } = createLog(() => host?.currentSettings()['log.level'] ?? 'info');
+  useVsCodeRipgrep(vscode.env.appRoot, logger);
   host = new AgentHost(context, logger);
   const chat = new ChatViewProvider(context.extensionUri, host, logger);
   const tree = new ToolsTreeProvider(host);

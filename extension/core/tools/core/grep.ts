@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { resolveToolPath, realRoot } from '../paths';
-import { grepJs } from '../search/grep-js';
+import { makeJsGrepBackend, type JsGrepOptions } from '../search/grep-js';
 import { findRipgrep, makeRipgrepBackend } from '../search/grep-rg';
+import type { GrepOutcome } from '../search/grep-types';
 import { defineTool, errorResult, okResult, type AnyTool } from '../types';
 import { notFoundResult } from './missing';
 
@@ -19,6 +20,18 @@ const input = z.strictObject({
 export interface GrepToolOptions {
   /** Path to rg; null forces the JS fallback; undefined looks rg up on PATH. */
   ripgrep?: string | null;
+  /** Deadline and per-file size limit of the JS fallback (defaults: 10 s, 10 MB). */
+  js?: JsGrepOptions;
+}
+
+const mb = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`);
+
+/** The line saying which files were too large to search, if any. */
+function skippedNote(out: Extract<GrepOutcome, { ok: true }>): string[] {
+  const big = out.skippedLarge;
+  if (!big) return [];
+  const more = big.count > big.examples.length ? `, … (${big.count} in all)` : '';
+  return [`[not searched: ${big.count} file${big.count === 1 ? '' : 's'} larger than ${mb(big.limitBytes)}: ${big.examples.join(', ')}${more}]`];
 }
 
 /** grep with a chosen backend (tests run both and compare). */
@@ -39,7 +52,7 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
       const base = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
       if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
       const rg = opts.ripgrep === undefined ? findRipgrep() : opts.ripgrep;
-      const backend = rg ? makeRipgrepBackend(rg) : grepJs;
+      const backend = rg ? makeRipgrepBackend(rg) : makeJsGrepBackend(opts.js);
       const out = await backend({
         root: realRoot(ctx.workspaceRoot),
         base: base.real,
@@ -51,7 +64,6 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
       });
       if (!out.ok) return errorResult('invalid_arguments', `pattern ${JSON.stringify(args.pattern)} is not a valid regular expression: ${out.badPattern}`);
       const where = `${base.display}${args.glob ? ` (glob ${args.glob})` : ''}`;
-      if (out.total === 0) return okResult(`no matches for /${args.pattern}/ in ${where}`);
       const budget = ctx.settings['tools.outputMaxChars'];
       const lines: string[] = [];
       let chars = 0;
@@ -66,6 +78,14 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
         lines.push(`[… ${out.total - lines.length} more matches not shown (${out.total} in all); narrow the pattern, path or glob, or raise max_results]`);
       }
       if (out.warning) lines.push(`[warning: ${out.warning}]`);
+      lines.push(...skippedNote(out));
+      if (out.stopped?.reason === 'timeout') {
+        const head = `${out.stopped.message}. A pattern with nested repetition such as (a+)+ can take exponential time on some lines: simplify it, or narrow path or glob.`;
+        const found = out.total ? 'Matches found before it stopped (partial):' : `No matches for /${args.pattern}/ in ${where} before it stopped.`;
+        return errorResult('timeout', [head, found, ...lines].join('\n'));
+      }
+      if (out.stopped) lines.push(`[stopped: ${out.stopped.message}; the results above are partial]`);
+      if (out.total === 0) return okResult([`no matches for /${args.pattern}/ in ${where}`, ...lines].join('\n'));
       return okResult(lines.join('\n'));
     },
   });

@@ -2,27 +2,64 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { globFilter, printedPath } from './grep-js';
+import { globFilter, printedPath } from './match-paths';
 import type { GrepBackend, GrepMatch } from './grep-types';
 
 let cached: string | null | undefined;
+let bundled: string | null = null;
+let packaged: string | null | undefined;
 
-/** The `rg` executable on PATH, or null (looked up once; `refresh` looks again). */
+/**
+ * A ripgrep that ships with the host (VS Code's `@vscode/ripgrep`), used when none is on PATH.
+ * Without one (and without rg on PATH) grep runs the JS fallback.
+ */
+export function setBundledRipgrep(rg: string | null): void {
+  bundled = rg;
+}
+
+/**
+ * The `rg` executable on PATH, else the host's bundled one, else the one of an installed
+ * `@vscode/ripgrep-<platform>-<arch>` package, or null. PATH and the package are looked up once
+ * (`refresh` looks again).
+ */
 export function findRipgrep(refresh = false): string | null {
-  if (cached !== undefined && !refresh) return cached;
+  if (cached === undefined || refresh) cached = onPath();
+  if (packaged === undefined || refresh) packaged = packagedRipgrep();
+  return cached ?? bundled ?? packaged;
+}
+
+function executable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(): string | null {
   const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd'] : ['rg'];
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const n of names) {
       const p = path.join(dir, n);
-      try {
-        fs.accessSync(p, fs.constants.X_OK);
-        if (fs.statSync(p).isFile()) return (cached = p);
-      } catch {
-        /* not here */
-      }
+      if (executable(p)) return p;
     }
   }
-  return (cached = null);
+  return null;
+}
+
+/**
+ * rg from `@vscode/ripgrep`'s per-platform npm package, which carries the binary in its tarball
+ * (no download at install time), when it is installed next to Snowpea; else null.
+ */
+export function packagedRipgrep(platform: string = process.platform, arch: string = process.arch, paths?: string[]): string | null {
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  try {
+    const p = require.resolve(`@vscode/ripgrep-${platform}-${arch}/bin/${exe}`, paths ? { paths } : undefined);
+    return executable(p) ? p : null;
+  } catch {
+    return null;
+  }
 }
 
 /** ripgrep, configured to see the same files as the JS fallback: .gitignore honoured (repo or not), hidden files in, .git out. */

@@ -20,8 +20,24 @@ export interface GrepMatch {
   text: string;
 }
 
+/** Files the JS fallback did not search because they are larger than its per-file limit. */
+export interface SkippedLarge {
+  count: number;
+  /** The first few, as printed. */
+  examples: string[];
+  limitBytes: number;
+}
+
 export type GrepOutcome =
-  | { ok: true; matches: GrepMatch[]; total: number; warning?: string }
+  | {
+      ok: true;
+      matches: GrepMatch[];
+      total: number;
+      warning?: string;
+      /** Set when the search ended early (deadline or cancel): why, where, and how far it got. The results are partial. */
+      stopped?: { reason: 'timeout' | 'cancelled'; message: string };
+      skippedLarge?: SkippedLarge;
+    }
   | { ok: false; badPattern: string };
 
 export type GrepBackend = (q: GrepQuery) => Promise<GrepOutcome>;
