@@ -14,6 +14,7 @@ import { AttachmentIndex, type StoredFile, type StoredImage } from './attachment
 import { workerDownscaler, type Downscaler } from './downscale';
 import { downscaleImage, inspectImage } from './prepare';
 import { formatBytes, ImageError, type ImageLimits } from './limits';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../tools/exec/scratch';
 
 export interface AttachmentStoreOptions {
   /** The folder the images and index.json live in (e.g. <scratch>/attachments). */
@@ -190,7 +191,7 @@ export class AttachmentStore {
 
   private async store(id: string, bytes: Uint8Array, opts: AddImageOptions, sha256: string, limits: ImageLimits): Promise<StoredImage> {
     const inspected = inspectImage(bytes, opts.name, limits);
-    await fs.promises.mkdir(this.dir, { recursive: true });
+    ensurePrivateDir(this.dir); // 0700: the user's images and their names are private
     const o = inspected.original;
     const original: StoredFile = { file: `${id}.${o.ext}`, mime: o.mime, bytes: bytes.length, width: o.width, height: o.height };
     const originalPath = path.join(this.dir, original.file);
@@ -252,6 +253,6 @@ async function hashInSlices(bytes: Uint8Array): Promise<string> {
 
 async function writeAtomic(file: string, bytes: Uint8Array): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.promises.writeFile(tmp, bytes);
+  await fs.promises.writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE });
   await fs.promises.rename(tmp, file);
 }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
 
 /** Contents at least this large (UTF-8 bytes) go to a file. */
 export const EXTERNAL_CONTENT_BYTES = 8 * 1024;
@@ -131,9 +132,9 @@ export class ContentFiles {
     let running = this.writing.get(file);
     if (!running) {
       running = (async () => {
-        await fs.promises.mkdir(this.dir, { recursive: true });
+        await fs.promises.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
         const tmp = `${file}.tmp-${process.pid}`;
-        await fs.promises.writeFile(tmp, bytes);
+        await fs.promises.writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE });
         await fs.promises.rename(tmp, file);
         this.pending.delete(file);
       })().finally(() => this.writing.delete(file));

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PRIVATE_FILE_MODE } from './modes';
 
 function tempName(file: string): string {
   return `${file}.tmp-${process.pid}`;
@@ -24,7 +25,7 @@ function syncDir(dir: string): void {
 
 export function writeFileAtomicSync(file: string, bytes: Uint8Array): void {
   const tmp = tempName(file);
-  const fd = fs.openSync(tmp, 'w');
+  const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
   try {
     fs.writeSync(fd, bytes);
     fs.fdatasyncSync(fd);
@@ -38,7 +39,7 @@ export function writeFileAtomicSync(file: string, bytes: Uint8Array): void {
 /** The same, off the event loop: the bytes are written by libuv's thread pool. */
 export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
   const tmp = tempName(file);
-  const fh = await fs.promises.open(tmp, 'w');
+  const fh = await fs.promises.open(tmp, 'w', PRIVATE_FILE_MODE);
   try {
     await fh.writeFile(bytes);
     await fh.datasync();

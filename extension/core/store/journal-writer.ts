@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import { promisify } from 'node:util';
+import { narrowMode, PRIVATE_FILE_MODE } from './modes';
 
 const writev = promisify(fs.writev);
 const fdatasync = promisify(fs.fdatasync);
@@ -44,7 +45,8 @@ export class JournalWriter {
   private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly file: string) {
-    this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT);
+    this.fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, PRIVATE_FILE_MODE);
+    narrowMode(file, PRIVATE_FILE_MODE);
     this.durable = fs.fstatSync(this.fd).size;
   }
 
@@ -152,7 +154,7 @@ export class JournalWriter {
     const tail = Buffer.alloc(this.durable - covered);
     fs.readSync(this.fd, tail, 0, tail.length, covered);
     const tmp = `${this.file}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       fs.writeSync(fd, tail);
       fs.fdatasyncSync(fd);

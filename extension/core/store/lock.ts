@@ -43,7 +43,7 @@ export function acquireLock(file: string): () => void {
   const lock = `${key}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = fs.openSync(lock, 'wx');
+      const fd = fs.openSync(lock, 'wx', 0o600);
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       break;

@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import { ContentFiles } from './content-files';
 import { removeStaleTemps, writeFileAtomicSync } from './files';
 import { JournalWriter } from './journal-writer';
+import { narrowMode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
 import { acquireLock } from './lock';
 import { Persistence } from './persistence';
 import { recover } from './recover';
@@ -27,7 +28,8 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
   const file = path.resolve(opts.file);
   const log = opts.log ?? quiet;
   const now = opts.now ?? Date.now;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  narrowMode(file, PRIVATE_FILE_MODE);
   const SQL = await loadSqlJs(opts.wasmPath);
   const release = opts.lock === false ? () => {} : acquireLock(file);
   try {
@@ -35,6 +37,7 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
     const notices: string[] = [];
     const journalFile = journalPath(file);
     const content = new ContentFiles(file);
+    narrowMode(content.dir, PRIVATE_DIR_MODE);
     const r = recover({ SQL, file, journalFile, contentDir: content.dir, log, notices, now });
     let journal: JournalWriter;
     try {

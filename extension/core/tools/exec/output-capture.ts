@@ -1,6 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './scratch';
+
+/** Most characters of one run's output saved to its file; the rest is counted but not kept. */
+export const MAX_SAVED_CHARS = 50 * 1024 * 1024;
 
 /** Share of the model-visible budget given to the head; the tail (where errors and summaries land) gets the rest. */
 const HEAD_SHARE = 0.4;
@@ -12,6 +16,8 @@ export interface CapturedOutput {
   truncated: boolean;
   /** The saved full output (only kept when truncated). */
   fullPath?: string;
+  /** The saved file stops at MAX_SAVED_CHARS (a marker line ends it). */
+  saveCapped: boolean;
   /** Most characters held in memory at once (head + tail), for tests and diagnostics. */
   peakRetainedChars: number;
 }
@@ -26,6 +32,8 @@ export class OutputCapture {
   private tailLen = 0;
   private total = 0;
   private peak = 0;
+  private saved = 0;
+  private capped = false;
   private readonly headMax: number;
   private readonly tailMax: number;
   private readonly file: fs.WriteStream;
@@ -35,12 +43,13 @@ export class OutputCapture {
     private readonly maxChars: number,
     scratchDir: string,
     label: string,
+    private readonly maxSavedChars = MAX_SAVED_CHARS,
   ) {
     this.headMax = Math.floor(maxChars * HEAD_SHARE);
     this.tailMax = maxChars - this.headMax;
-    fs.mkdirSync(scratchDir, { recursive: true });
+    ensurePrivateDir(scratchDir);
     this.filePath = path.join(scratchDir, `${label}-${Date.now()}-${randomBytes(4).toString('hex')}.log`);
-    this.file = fs.createWriteStream(this.filePath);
+    this.file = fs.createWriteStream(this.filePath, { mode: PRIVATE_FILE_MODE });
     this.file.on('error', () => {
       /* a full disk must not crash the tool; the in-memory head/tail still stand */
     });
@@ -66,7 +75,20 @@ export class OutputCapture {
       }
     }
     this.peak = Math.max(this.peak, this.head.length + this.tailLen);
-    return this.file.write(chunk);
+    return this.save(chunk);
+  }
+
+  /** Writes to the file until MAX_SAVED_CHARS, then one marker line and nothing more. */
+  private save(chunk: string): boolean {
+    if (this.capped) return true;
+    const room = this.maxSavedChars - this.saved;
+    if (chunk.length <= room) {
+      this.saved += chunk.length;
+      return this.file.write(chunk);
+    }
+    this.capped = true;
+    this.file.write(chunk.slice(0, room));
+    return this.file.write(`\n[Snowpea saved only the first ${this.maxSavedChars} characters of this output; the rest was not saved]\n`);
   }
 
   onDrain(cb: () => void): void {
@@ -83,11 +105,13 @@ export class OutputCapture {
     const truncated = this.total > this.maxChars;
     if (!truncated) {
       await fs.promises.rm(this.filePath, { force: true });
-      return { text: this.head + this.tail.join(''), totalChars: this.total, truncated, peakRetainedChars: this.peak };
+      return { text: this.head + this.tail.join(''), totalChars: this.total, truncated, saveCapped: false, peakRetainedChars: this.peak };
     }
+    const saveCapped = this.capped;
     const tail = this.tail.join('');
     const omitted = this.total - this.head.length - tail.length;
-    const note = `\n[… ${omitted} chars omitted; full output in ${displayPath(this.filePath)}]\n`;
-    return { text: this.head + note + tail, totalChars: this.total, truncated, fullPath: this.filePath, peakRetainedChars: this.peak };
+    const where = saveCapped ? `its first ${this.maxSavedChars} chars are in` : 'full output in';
+    const note = `\n[… ${omitted} chars omitted; ${where} ${displayPath(this.filePath)}]\n`;
+    return { text: this.head + note + tail, totalChars: this.total, truncated, saveCapped, fullPath: this.filePath, peakRetainedChars: this.peak };
   }
 }
