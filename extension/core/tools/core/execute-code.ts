@@ -7,6 +7,31 @@ import { runProcess, toolEnv } from '../exec/run-process';
 import { displayPath, realRoot } from '../paths';
 import { defineTool, errorResult, type AnyTool } from '../types';
 
+/**
+ * Runs the snippet (argv[1]) as __main__ after appending the folders to import from (argv[2:]) at the
+ * END of sys.path, so a workspace module can never shadow the standard library. The user's own
+ * site-packages come back too (-I drops them).
+ */
+const PRELUDE = [
+  'import os, site, sys',
+  '_snowpea_file, *_snowpea_paths = sys.argv[1:]',
+  'sys.argv = [_snowpea_file]',
+  'if os.path.isdir(site.getusersitepackages()): site.addsitedir(site.getusersitepackages())',
+  'sys.path.extend(p for p in _snowpea_paths if p not in sys.path)',
+  'del _snowpea_paths',
+  "with open(_snowpea_file, 'rb') as _snowpea_f: _snowpea_code = compile(_snowpea_f.read(), _snowpea_file, 'exec')",
+  "exec(_snowpea_code, {'__name__': '__main__', '__file__': _snowpea_file, '__builtins__': __builtins__})",
+].join('\n');
+
+/**
+ * Interpreter flags: -I (isolated: no script folder or cwd on sys.path, PYTHON* variables ignored, so a
+ * repository's sitecustomize.py, usercustomize.py or json.py never runs implicitly) and -B (no .pyc files).
+ */
+export function pythonArgs(snippet: string, root: string, envPath = process.env.PYTHONPATH): string[] {
+  const extra = (envPath ?? '').split(path.delimiter).filter(Boolean);
+  return ['-I', '-B', '-c', PRELUDE, snippet, ...extra, root];
+}
+
 const input = z.strictObject({
   code: z.string().min(1).describe('A complete Python 3 program; print what you want to see.'),
   timeout_s: z.number().int().min(1).max(86_400).optional().describe('Seconds before it (and anything it started) is killed (default: the tools.shellTimeoutS setting).'),
@@ -36,7 +61,7 @@ export function makeExecuteCodeTool(python = 'python3'): AnyTool {
         const outcome = await runProcess(
           {
             command: python,
-            args: ['-B', file],
+            args: pythonArgs(file, root),
             cwd: root,
             timeoutMs: timeoutS * 1000,
             signal: ctx.signal,
@@ -44,8 +69,8 @@ export function makeExecuteCodeTool(python = 'python3'): AnyTool {
             scratchDir: ctx.scratchDir,
             label: 'python',
             onOutput: ctx.onOutput,
-            // The workspace is importable, as it would be for `python3 -c` run there.
-            env: toolEnv({ PYTHONPATH: [root, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter), PYTHONDONTWRITEBYTECODE: '1' }),
+            // Workspace modules stay importable, but after the standard library and installed packages.
+            env: toolEnv({ PYTHONDONTWRITEBYTECODE: '1' }),
           },
           (p) => displayPath(ctx.workspaceRoot, p),
         );
