@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { applyApiKeyFlags } from './api-key';
 import { runCommand } from './run';
 import { sessionsCommand } from './sessions';
 import { mcpCommand } from './mcp';
@@ -21,7 +22,11 @@ Usage:
 Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
   --base-url URL      OpenAI-compatible endpoint (default https://api.openai.com/v1)
   --model NAME        model name
-  --api-key KEY       API key (else OPENAI_API_KEY or ~/.snowpea/credentials.json)
+  --api-key-file FILE read the API key from the first line of FILE (keep it chmod 600)
+  --api-key -         read the API key from the first line of stdin
+  --api-key KEY       API key on the command line: visible to other local processes (ps);
+                      without a key flag: OPENAI_API_KEY, else ~/.snowpea/credentials.json
+                      (tools Snowpea runs never inherit provider keys such as OPENAI_API_KEY)
 Other flags:
   --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too)
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
@@ -44,6 +49,7 @@ const options = {
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'api-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
   'max-rounds': { type: 'string' },
   format: { type: 'string' },
   args: { type: 'string' },
@@ -93,6 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
+    applyApiKeyFlags(values, (m) => void process.stderr.write(`snowpea warn: ${m}\n`));
     return await handler(rest, values as Flags);
   } catch (e) {
     process.stderr.write(`snowpea: ${(e as Error).message}\n`);

@@ -3,6 +3,7 @@
  * (headless by default), or an already running one over CDP when `browser.cdpUrl` is set.
  */
 import type { Browser } from 'playwright-core';
+import { scrubEnv } from '../tools/exec/child-env';
 import { findBrowserExecutable, installHint, type BrowserSearchEnv } from './find-browser';
 import { loadPlaywright } from './playwright-loader';
 
@@ -56,6 +57,7 @@ export async function openBrowser(s: LaunchSettings, search?: BrowserSearchEnv):
       executablePath: found.path,
       headless: s.headless,
       args: [...CHROMIUM_ARGS, ...rootArgs()],
+      env: scrubEnv(process.env),
       timeout: LAUNCH_TIMEOUT_MS,
     });
   } catch (e) {

@@ -8,6 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { scrubEnv } from '../tools/exec/child-env';
 import { ProcessStdioTransport } from './stdio-transport';
 import type { McpToolInfo, McpTransportKind, ResolvedServer } from './types';
 
@@ -18,7 +19,7 @@ export interface ConnectOptions {
   serverName: string;
   /** Initialize plus the first tool list must finish within this. */
   timeoutMs: number;
-  /** The environment a stdio server starts with, before its own `env`. */
+  /** The environment a stdio server starts with (without provider API keys), before its own `env`. */
   baseEnv: NodeJS.ProcessEnv;
   /** The server said its tools changed, and here is the new list. */
   onToolsChanged?(tools: McpToolInfo[]): void;
@@ -64,7 +65,7 @@ export async function listAllTools(client: Client, timeoutMs: number, signal?: A
 }
 
 function makeTransport(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions): Transport {
-  if (kind === 'stdio') return new ProcessStdioTransport({ command: r.command!, args: r.args, env: { ...o.baseEnv, ...r.env }, cwd: r.cwd, onSpawn: o.onSpawn });
+  if (kind === 'stdio') return new ProcessStdioTransport({ command: r.command!, args: r.args, env: { ...scrubEnv(o.baseEnv), ...r.env }, cwd: r.cwd, onSpawn: o.onSpawn });
   const url = new URL(r.url!);
   const requestInit = { headers: r.headers };
   return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });

@@ -1,15 +1,26 @@
 import { errorResult, okResult, type ToolResult } from '../types';
 import type { ProcessOutcome } from './run-process';
 
+/** What the kill did, in words: every process, or which ones survived, or only the process group. */
+export function killedWords(o: ProcessOutcome, verb: 'killed' | 'stopped'): string {
+  const survivors = o.kill?.survivors ?? [];
+  if (survivors.length) {
+    const n = survivors.length;
+    return `it was ${verb}, but ${n} process${n === 1 ? '' : 'es'} it started (pid ${survivors.join(', ')}) could not be killed and may still run`;
+  }
+  if (o.kill && !o.kill.tracked && process.platform !== 'win32') return `it and its process group were ${verb} (a process it moved to its own session may still run)`;
+  return `it and every process it started were ${verb}`;
+}
+
 /** Turns a finished process into what the model reads: the (capped) output and how it ended. */
 export function outcomeResult(o: ProcessOutcome, what: string, timeoutS: number): ToolResult {
   const text = o.output.text.replace(/\n+$/, '');
   if (o.spawnError) return errorResult('failed', `could not start the ${what}: ${o.spawnError.message}`);
-  if (o.cancelled) return errorResult('cancelled', `the ${what} was cancelled; it and every process it started were stopped.${text ? ` Output so far:\n${text}` : ''}`);
+  if (o.cancelled) return errorResult('cancelled', `the ${what} was cancelled; ${killedWords(o, 'stopped')}.${text ? ` Output so far:\n${text}` : ''}`);
   if (o.timedOut) {
     return errorResult(
       'timeout',
-      `the ${what} timed out after ${timeoutS}s; it and every process it started were killed. ` +
+      `the ${what} timed out after ${timeoutS}s; ${killedWords(o, 'killed')}. ` +
         `Raise timeout_s if it needs longer, or start it in the background with its output sent to a file.${text ? ` Output before the timeout:\n${text}` : ' It printed nothing.'}`,
     );
   }

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import { killTree } from './kill-tree';
+import { scrubbedEnv } from './child-env';
+import { killTree, type KillReport } from './kill-tree';
 import { OutputCapture, type CapturedOutput } from './output-capture';
+import { RUN_MARKER_VAR } from './proc-scan';
 
 export interface RunProcessOptions {
   command: string;
@@ -29,6 +32,8 @@ export interface ProcessOutcome {
   /** The command exited but a background process it started kept the output open; reading stopped. */
   heldOpen: boolean;
   output: CapturedOutput;
+  /** After a timeout or cancel: what the kill left running. */
+  kill?: KillReport;
 }
 
 /** How long to keep reading after the main process exits, for output still in the pipes. */
@@ -36,14 +41,18 @@ const DRAIN_AFTER_EXIT_MS = 500;
 /** ...and at most this long when a background process keeps writing. */
 const MAX_READ_AFTER_EXIT_MS = 3000;
 
-/** Environment for tool processes: no pagers or credential prompts waiting on a terminal that is not there. */
+/**
+ * Environment for tool processes: no model-provider API keys (see child-env.ts), and no pagers or
+ * credential prompts waiting on a terminal that is not there.
+ */
 export function toolEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra };
+  return scrubbedEnv({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...extra });
 }
 
 /**
  * Runs a program in its own process group, streaming stdout+stderr (interleaved) to `onOutput` and to a file,
- * keeping a bounded head/tail in memory. Timeout and abort kill the whole group (SIGTERM, then SIGKILL).
+ * keeping a bounded head/tail in memory. Timeout and abort kill the whole group and every process the run
+ * started (SIGTERM, then SIGKILL; see killTree).
  */
 export function runProcess(o: RunProcessOptions, displayPath: (p: string) => string): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
@@ -55,11 +64,13 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
     let done = false;
-    let killing: Promise<void> | undefined;
+    let killing: Promise<KillReport> | undefined;
+    // Every process of this run inherits the marker, so the kill finds even orphaned `setsid` ones.
+    const marker = randomBytes(8).toString('hex');
 
     const child = spawn(o.command, o.args, {
       cwd: o.cwd,
-      env: o.env ?? toolEnv(),
+      env: { ...(o.env ?? toolEnv()), [RUN_MARKER_VAR]: marker },
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
@@ -67,7 +78,7 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
     const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
 
     const kill = () => {
-      if (!killing && child.pid !== undefined) killing = killTree(child.pid);
+      if (!killing && child.pid !== undefined) killing = killTree(child.pid, undefined, marker);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -110,9 +121,9 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
       done = true;
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
-      await killing;
+      const report = await killing;
       const output = await capture.finish(displayPath);
-      resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output });
+      resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output, ...(report ? { kill: report } : {}) });
     };
 
     child.on('error', (e: NodeJS.ErrnoException) => {
