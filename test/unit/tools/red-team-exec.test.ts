@@ -101,7 +101,7 @@ describe('red team: exec tools (L2, L3, L4)', () => {
     try {
       applyApiKeyFlags(flags, (m) => void warnings.push(m));
       assert.deepEqual(flags, { 'api-key': 'sk-FILE-KEY-4242' });
-      assert.deepEqual(warnings, []);
+      assert.equal(warnings.length, 0, warnings.join('; '));
       assert.equal(scrubEnv({ SOME_VAR: 'sk-FILE-KEY-4242', OTHER: 'x' }).SOME_VAR, undefined, 'the key is registered as a secret');
 
       const stdinFlags = { 'api-key': '-' };
