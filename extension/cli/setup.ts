@@ -69,7 +69,7 @@ export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegist
     cacheDir: path.join(snowpeaHome(), 'mcp'),
     workspaceRoot: cwd,
     logger: log,
-    confirmServer: async (def) => !!flags.yes || (await terminalConfirm(`Start the MCP server "${def.name}" defined in ${def.source.label}?`)),
+    confirmServer: async (_def, view) => (flags.yes ? { allow: true, remember: false } : await terminalConfirm(view.prompt)),
   });
   manager.attach(registry);
   return manager;

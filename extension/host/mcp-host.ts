@@ -1,12 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { formatMcpServers, loadMcpConfig, McpManager, type McpConfig, type McpServerDef } from '../core/mcp';
+import { formatMcpServers, loadMcpConfig, McpManager, type McpConfig } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
 import type { ToolRegistry } from '../core/tools/registry';
-
-function describe(def: McpServerDef): string {
-  return def.command ? [def.command, ...(def.args ?? [])].join(' ') : (def.url ?? '');
-}
 
 /**
  * MCP servers in VS Code: the first start of a workspace-defined server asks in a modal
@@ -24,13 +20,11 @@ export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: stri
     workspaceRoot: opts.workspaceRoot,
     logger: opts.log,
     workspaceTrusted: () => vscode.workspace.isTrusted,
-    confirmServer: async (def) => {
+    // The whole definition as it will run (consent-text.ts), secrets masked.
+    confirmServer: async (def, view) => {
       const start = 'Start Server';
-      const answer = await vscode.window.showWarningMessage(
-        `Snowpea: start the MCP server "${def.name}" defined in ${def.source.label}?`,
-        { modal: true, detail: `It runs: ${describe(def)}\nIts tools can act for the agent (each call still asks for approval).` },
-        start,
-      );
+      const question = `Snowpea: start the MCP server "${def.name}" defined in ${def.source.label}?`;
+      const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: view.details }, start);
       return answer === start;
     },
     resolveInput: async (input, def) =>

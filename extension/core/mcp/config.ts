@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseJsonc } from './jsonc';
+import { workspaceScriptDigests } from './script-digest';
 import type { McpInputDef, McpServerDef, McpSource, McpTransportKind } from './types';
 
 export interface McpConfigOptions {
@@ -35,11 +36,21 @@ function canonical(v: unknown): unknown {
   return v;
 }
 
-/** The consent and cache key: the definition as written, its source kind, and (for workspace servers) the workspace. */
+/**
+ * The consent and cache key: the definition as written, its source kind, and (for workspace
+ * servers) the workspace and the content of the workspace files it runs (script-digest.ts).
+ */
 export function definitionHash(def: Omit<McpServerDef, 'hash' | 'error' | 'inputs'>, workspaceRoot?: string): string {
   const { name, source, ...rest } = def;
-  const key = { name, kind: source.kind, workspace: source.workspace ? (workspaceRoot ?? '') : null, def: rest };
+  const files = source.workspace ? workspaceScriptDigests(def, workspaceRoot) : {};
+  const key = { name, kind: source.kind, workspace: source.workspace ? (workspaceRoot ?? '') : null, def: rest, ...(Object.keys(files).length ? { files } : {}) };
   return createHash('sha256').update(JSON.stringify(canonical(key))).digest('hex');
+}
+
+/** The hash of a loaded definition as of now (its workspace files may have changed since it was loaded). */
+export function currentDefinitionHash(def: McpServerDef, workspaceRoot?: string): string {
+  const { hash: _hash, error: _error, inputs: _inputs, ...rest } = def;
+  return definitionHash(rest, workspaceRoot);
 }
 
 function stringRecord(v: unknown, what: string): Record<string, string> | string | undefined {

@@ -24,6 +24,7 @@ export function formatMcpServers(manager: McpServerLister): string[] {
       const row = rows[i].map((c, j) => (j < rows[i].length - 1 ? c.padEnd(widths[j]) : c)).join('  ');
       lines.push(row);
       if (s.lastError) lines.push(`    last error: ${s.lastError}`);
+      if (s.envNames?.length || s.envFile) lines.push(`    env: ${[...(s.envNames ?? []), ...(s.envFile ? [`(envFile ${s.envFile})`] : [])].join(', ')}`);
     });
   }
   for (const p of manager.problems ?? []) lines.push(`problem: ${p}`);

@@ -5,3 +5,4 @@ export { mcpToolName, mcpGroup } from './names';
 export { McpCache, TOOLS_FILE, CONSENT_FILE } from './cache';
 export { resolveServerDef, McpConfigError, type InputResolver } from './variables';
 export type { McpServerDef, McpServerStatus, McpServerState, McpSource, McpToolInfo, McpInputDef } from './types';
+export { describeServerForConsent, consentView, SECRET_NAME, type ConsentAnswer, type ConsentView } from './consent-text';

@@ -10,10 +10,13 @@ import { searchTools } from '../tools/tool-search';
 import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import type { BackoffOptions } from './backoff';
 import { McpCache } from './cache';
+import { currentDefinitionHash } from './config';
+import { previewServer, type ConsentAnswer, type ConsentView } from './consent-text';
 import { McpToolRegistrar } from './registrar';
 import { McpServerHandle } from './server-handle';
 import type { McpServerDef, McpServerStatus } from './types';
 import { describeTarget, resolveServerDef, type InputResolver } from './variables';
+import { TOOL } from '../tools/names';
 
 export interface McpManagerOptions {
   /** From loadMcpConfig. */
@@ -25,8 +28,12 @@ export interface McpManagerOptions {
   workspaceRoot?: string;
   /** VS Code Workspace Trust; workspace-defined servers do not start when false. Default: trusted. */
   workspaceTrusted?: () => boolean;
-  /** Asked before the first start of a workspace-defined server; the answer is remembered per definition hash. Absent: such servers do not start. */
-  confirmServer?: (def: McpServerDef) => Promise<boolean>;
+  /**
+   * Asked before the first start of a workspace-defined server, with the text to show (consent-text.ts).
+   * A boolean answer is remembered per definition hash; `{allow, remember: false}` holds for this run only.
+   * Absent: such servers do not start.
+   */
+  confirmServer?: (def: McpServerDef, view: ConsentView) => Promise<boolean | ConsentAnswer>;
   /** Answers `${input:id}` (VS Code prompts); absent: servers that use inputs report that they cannot start. */
   resolveInput?: InputResolver;
   /** Environment for `${env:...}` and the base environment of stdio servers. Default: process.env. */
@@ -65,6 +72,8 @@ export class McpManager implements Disposable {
           baseEnv: env,
           trusted: () => o.workspaceTrusted?.() ?? true,
           confirm: o.confirmServer,
+          preview: (d) => previewServer(d, { workspaceRoot: o.workspaceRoot, env }),
+          rehash: (d) => currentDefinitionHash(d, o.workspaceRoot),
           startTimeoutMs: (o.startTimeoutS ?? 30) * 1000,
           backoff: o.restartBackoff,
           logger: o.logger ?? silentLogger,
@@ -82,6 +91,8 @@ export class McpManager implements Disposable {
       source: h.def.source,
       transport: h.def.transport,
       target: describeTarget(h.def),
+      ...(h.def.env && Object.keys(h.def.env).length ? { envNames: Object.keys(h.def.env).sort() } : {}),
+      ...(h.def.envFile ? { envFile: h.def.envFile } : {}),
       state: h.state,
       toolCount: h.usable() ? h.tools.length : 0,
       toolsFrom: h.usable() ? h.toolsFrom : 'none',
@@ -105,7 +116,7 @@ export class McpManager implements Disposable {
     this.registrars.add(registrar);
     for (const name of this.handles.keys()) this.syncServer(name, registrar);
     const sub = registry.onWillInvoke((tool, raw) => {
-      if (tool === 'tool_search') this.warmFor(registrar, raw);
+      if (tool === TOOL.tool_search) this.warmFor(registrar, raw);
     });
     if (this.o.startUncached ?? true) {
       for (const h of this.handles.values()) if (h.usable() && h.toolsFrom === 'none' && h.state === 'idle') this.warm(h);
@@ -142,7 +153,7 @@ export class McpManager implements Disposable {
   /** Forgets the user's answer for a workspace server, so its next start asks again. */
   forgetConsent(name: string): void {
     const h = this.handle(name);
-    this.cache.forgetConsent(h.def.hash);
+    h.forgetConsent();
     if (h.checkAccess()) this.syncServer(name);
     this.fire();
   }

@@ -9,6 +9,7 @@ import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { McpCache } from './cache';
 import { connectServer, type McpConnection } from './connect';
+import { consentView, type ConsentAnswer, type ConsentView } from './consent-text';
 import { toToolResult, type McpCallResult } from './results';
 import type { McpServerDef, McpServerState, McpToolInfo, ResolvedServer } from './types';
 import { McpConfigError } from './variables';
@@ -19,7 +20,12 @@ export interface ServerHandleOptions {
   resolve(def: McpServerDef): Promise<ResolvedServer>;
   baseEnv: NodeJS.ProcessEnv;
   trusted(): boolean;
-  confirm?(def: McpServerDef): Promise<boolean>;
+  /** Asks the user; a plain boolean is remembered, a ConsentAnswer only when `remember` (a --yes is for this run only). */
+  confirm?(def: McpServerDef, view: ConsentView): Promise<boolean | ConsentAnswer>;
+  /** The definition resolved for the consent text (undefined: shown as written). */
+  preview?(def: McpServerDef): Promise<ResolvedServer | undefined>;
+  /** The definition's hash now (its workspace scripts may have been edited since it was loaded). */
+  rehash?(def: McpServerDef): string;
   startTimeoutMs: number;
   backoff?: BackoffOptions;
   logger: Logger;
@@ -54,6 +60,8 @@ export class McpServerHandle {
   /** Aborts the start in progress (stop() while starting). */
   private startAbort?: AbortController;
   private everStarted = false;
+  /** A consent answer for this run only (not stored), keyed by definition hash. */
+  private runConsent?: { hash: string; allow: boolean };
   private disposed = false;
   private readonly backoff: Backoff;
 
@@ -85,7 +93,7 @@ export class McpServerHandle {
     } else if (d.source.workspace && !this.o.trusted()) {
       this.state = 'blocked';
       this.lastError = `defined by the workspace (${d.source.label}), which is not trusted`;
-    } else if (d.source.workspace && this.o.cache.consent(d.hash) === false) {
+    } else if (d.source.workspace && this.consent() === false) {
       this.state = 'declined';
       this.lastError = 'the user declined to start this server';
     } else if (before === 'blocked' || before === 'declined') {
@@ -93,6 +101,12 @@ export class McpServerHandle {
       this.lastError = undefined;
     }
     return before !== this.state;
+  }
+
+  /** Forgets the stored and this run's answer, so the next start asks again. */
+  forgetConsent(): void {
+    this.o.cache.forgetConsent(this.o.def.hash);
+    this.runConsent = undefined;
   }
 
   /** Whether its tools are offered to the model. */
@@ -107,12 +121,29 @@ export class McpServerHandle {
     return this.starting;
   }
 
+  /** The answer for the current definition: this run's, else the stored one. */
+  private consent(): boolean | undefined {
+    const h = this.o.def.hash;
+    return this.runConsent?.hash === h ? this.runConsent.allow : this.o.cache.consent(h);
+  }
+
+  /** A workspace server whose scripts changed since it was loaded gets its new hash, so consent is asked for what runs now. */
+  private refreshHash(): void {
+    const d = this.o.def;
+    if (!d.source.workspace || d.error || !this.o.rehash) return;
+    const hash = this.o.rehash(d);
+    if (hash === d.hash) return;
+    this.o.logger.info(`MCP server ${d.name}: a workspace file it runs changed since it was loaded; its consent is asked again`);
+    this.o.def = { ...d, hash };
+  }
+
   private async start(): Promise<McpConnection> {
+    this.refreshHash();
     const d = this.o.def;
     this.checkAccess();
     if (this.state === 'error') throw new StartError('unavailable', this.lastError!);
     if (this.state === 'blocked') throw new StartError('policy_blocked', `the MCP server "${d.name}" is ${this.lastError}, so it does not start; ask the user to trust the workspace`);
-    if (d.source.workspace && this.o.cache.consent(d.hash) === undefined) await this.askConsent();
+    if (d.source.workspace && this.consent() === undefined) await this.askConsent();
     if (this.state === 'declined') throw new StartError('denied', `the user declined to start the MCP server "${d.name}" (${d.source.label}); do not use its tools`);
     const wait = this.backoff.remainingMs();
     if (wait > this.backoff.maxWaitMs) {
@@ -177,12 +208,17 @@ export class McpServerHandle {
       this.lastError = `starting a server defined by the workspace (${d.source.label}) needs the user's confirmation, and there is no way to ask here`;
       throw new StartError('denied', `the MCP server "${d.name}" was not started: ${this.lastError}`);
     }
+    let remember = true;
     try {
-      allowed = await this.o.confirm(d);
+      const view = consentView(d, await this.o.preview?.(d));
+      const answer = await this.o.confirm(d, view);
+      allowed = typeof answer === 'boolean' ? answer : answer.allow;
+      remember = typeof answer === 'boolean' || answer.remember;
     } catch (e) {
       throw new StartError('denied', `could not ask the user whether to start the MCP server "${d.name}": ${(e as Error).message}`);
     }
-    this.o.cache.setConsent(d.hash, d.name, allowed);
+    if (remember) this.o.cache.setConsent(d.hash, d.name, allowed);
+    else this.runConsent = { hash: d.hash, allow: allowed };
     if (!allowed) {
       this.checkAccess();
       this.tools = [];

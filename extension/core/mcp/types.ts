@@ -83,6 +83,9 @@ export interface McpServerStatus {
   transport: McpTransportKind;
   /** `npx -y server` or the url. */
   target: string;
+  /** Names of the environment variables the definition sets (values are not listed), and its envFile. */
+  envNames?: string[];
+  envFile?: string;
   state: McpServerState;
   toolCount: number;
   /** Where the registered tool list came from. */
