@@ -107,7 +107,7 @@ export class Agent implements Disposable {
       );
     }
     this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
-    this.project = new ProjectContext({ settings: opts.settings });
+    this.project = new ProjectContext({ settings: opts.settings, logger: opts.logger });
     this.runtime.decorators.push((session, call, result) => this.project.decorate(session, call, result));
     this.prompt = new SessionPromptBuilder({
       settings: opts.settings,

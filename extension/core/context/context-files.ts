@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readConfined } from '../tools/confined-read';
 import { IgnoreStack } from '../tools/search/walk';
-import { clipToCap, type ContextCaps } from './caps';
+import { clipToCap, truncationMarker, type ContextCaps } from './caps';
 
 /** Instruction file names, in the order they are listed within one folder. */
 export const CONTEXT_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', '.snowpea/instructions.md', '.cursorrules'];
@@ -19,13 +20,39 @@ export interface ContextFile {
 const MAX_DIRS = 4000;
 const MAX_DEPTH = 12;
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
+/** The largest per-file cap (caps.ts): what discovery reads of a file when the caller gives no cap. */
+const DEFAULT_MAX_CHARS = 500_000;
+
+export interface DiscoverOptions {
+  /** The per-file cap: a file is read up to this many bytes (head 70%, tail 20%), never whole when larger. */
+  maxChars?: number;
+  /** Told why a file was not read (a link leading outside the workspace, a FIFO): for the log. */
+  onSkip?: (why: string) => void;
+}
+
+/**
+ * One instruction file's text, when its real path is inside the workspace and it is a regular file;
+ * a file over the cap is read as its head and tail only, cut the way clipToCap cuts.
+ */
+function readContextFile(file: string, root: string, rel: string, cap: number, onSkip?: (why: string) => void): string | undefined {
+  const head = Math.floor(cap * 0.7);
+  const tail = Math.floor(cap * 0.2);
+  const r = readConfined(file, root, { maxBytes: cap, tailBytes: tail, label: rel });
+  if (r.kind === 'skipped') onSkip?.(`instruction file not read: ${r.why}`);
+  if (r.kind !== 'ok') return undefined;
+  if (!r.truncated) return r.head.toString('utf8');
+  const omitted = r.size - head - tail;
+  return `${r.head.subarray(0, head).toString('utf8')}\n${truncationMarker(omitted, rel)}\n${r.tail.toString('utf8')}`;
+}
 
 /**
  * Finds AGENTS.md, CLAUDE.md, .snowpea/instructions.md and .cursorrules at the workspace root
  * and in nested folders, skipping .gitignore'd folders and node_modules. Root files first, then
  * by depth and path. Bounded (folders visited, depth) so a huge monorepo cannot stall a turn.
+ * Only regular files whose real path is inside the workspace are read, each up to the cap (H5).
  */
-export function discoverContextFiles(workspaceRoot: string): ContextFile[] {
+export function discoverContextFiles(workspaceRoot: string, o: DiscoverOptions = {}): ContextFile[] {
+  const cap = o.maxChars ?? DEFAULT_MAX_CHARS;
   const root = fs.realpathSync.native(workspaceRoot);
   const out: ContextFile[] = [];
   const queue: Array<{ dir: string; stack: IgnoreStack; depth: number }> = [{ dir: root, stack: IgnoreStack.at(root, root), depth: 0 }];
@@ -35,13 +62,9 @@ export function discoverContextFiles(workspaceRoot: string): ContextFile[] {
     visited++;
     const relDir = path.relative(root, dir).split(path.sep).join('/');
     for (const name of CONTEXT_FILE_NAMES) {
-      const file = path.join(dir, name);
-      try {
-        if (!fs.statSync(file).isFile()) continue;
-        out.push({ rel: relDir ? `${relDir}/${name}` : name, depth, dir: relDir, text: fs.readFileSync(file, 'utf8') });
-      } catch {
-        /* not there */
-      }
+      const rel = relDir ? `${relDir}/${name}` : name;
+      const text = readContextFile(path.join(dir, name), root, rel, cap, o.onSkip);
+      if (text !== undefined) out.push({ rel, depth, dir: relDir, text });
     }
     if (depth >= MAX_DEPTH) continue;
     let entries: fs.Dirent[];

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../agent/messages';
 import type { Session } from '../agent/session';
+import type { Logger } from '../log';
 import type { PromptPart } from '../agent/system-prompt';
 import { modelCapabilities } from '../model/capabilities';
 import type { Settings } from '../settings/schema';
@@ -12,6 +13,8 @@ import { NestedContextAttacher } from './nested-attach';
 
 export interface ProjectContextOptions {
   settings(): Settings;
+  /** Where skipped files (a symlinked AGENTS.md leading outside the workspace) are reported, once each. */
+  logger?: Logger;
 }
 
 /**
@@ -24,7 +27,16 @@ export class ProjectContext {
   /** Discovered files per session, refreshed once per turn (the system prompt is built once per turn). */
   private readonly files = new Map<string, ContextFile[]>();
 
+  /** Skip messages already logged: the prompt is rebuilt every turn, the log says it once. */
+  private readonly logged = new Set<string>();
+
   constructor(private readonly opts: ProjectContextOptions) {}
+
+  private readonly skip = (why: string): void => {
+    if (this.logged.has(why)) return;
+    this.logged.add(why);
+    this.opts.logger?.warn(why);
+  };
 
   private lean(session: Session): boolean {
     return session.isSubagent && this.opts.settings()['agents.childContext'] === 'lean';
@@ -40,13 +52,13 @@ export class ProjectContext {
     const lean = this.lean(session);
     const parts: PromptPart[] = [];
     if (!lean) {
-      const index = skillsIndex(listSkills(session.workspaceRoot));
+      const index = skillsIndex(listSkills(session.workspaceRoot, this.skip));
       if (index) parts.push({ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` });
-      const digest = memoryDigest(session.workspaceRoot);
+      const digest = memoryDigest(session.workspaceRoot, this.skip);
       parts.push({ name: 'memory', text: digest ? `${MEMORY_INSTRUCTIONS}\n\n${digest}` : MEMORY_INSTRUCTIONS });
     }
     if (s['agent.ignoreContextFiles']) return parts;
-    const files = discoverContextFiles(session.workspaceRoot);
+    const files = discoverContextFiles(session.workspaceRoot, { maxChars: this.caps().perFile, onSkip: this.skip });
     this.files.set(session.id, files);
     const upFront = lean ? files.filter((f) => f.depth === 0) : files;
     const block = renderProjectContext(applyCaps(upFront, this.caps()));

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { snowpeaHome } from '../settings/files';
+import { readConfined, type ConfinedRead } from './confined-read';
+import { isWithin } from './paths';
 
 /** A skill: a folder holding SKILL.md whose front matter names and describes it. */
 export interface Skill {
@@ -48,7 +50,45 @@ export function parseSkillFile(text: string): ParsedSkillFile {
   return { meta, body: text.slice(m[0].length) };
 }
 
-function skillsIn(root: string, source: Skill['source']): Skill[] {
+/** What of SKILL.md the index reads: the front matter is at the top. */
+const INDEX_BYTES = 16 * 1024;
+/** The most of SKILL.md that skill_view reads. */
+export const SKILL_MAX_BYTES = 256 * 1024;
+
+type Skip = (why: string) => void;
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a skill's SKILL.md when the skill folder's real path stays inside its skills folder's and
+ * SKILL.md's inside the skill folder's, and SKILL.md is a regular file (M1): a repository cannot
+ * make a skill out of a link to a file or folder elsewhere.
+ */
+export function readSkillFile(skill: Pick<Skill, 'dir' | 'file'>, skillsRoot: string, maxBytes: number): ConfinedRead {
+  const rootReal = realOrUndefined(skillsRoot);
+  const dirReal = realOrUndefined(skill.dir);
+  if (!rootReal || !dirReal) return { kind: 'missing' };
+  if (!isWithin(rootReal, dirReal) || dirReal === rootReal) return { kind: 'skipped', why: `skill folder ${skill.dir} links to ${dirReal}, outside ${rootReal}` };
+  return readConfined(skill.file, dirReal, { maxBytes, label: skill.file });
+}
+
+/** The real skills folder of a source, when it stays inside its owner: the workspace for `.snowpea/skills`, the Snowpea home for user skills. */
+function skillsRootIn(owner: string, skillsDir: string, onSkip?: Skip): string | undefined {
+  const ownerReal = realOrUndefined(owner);
+  const real = realOrUndefined(skillsDir);
+  if (!ownerReal || !real) return undefined;
+  if (isWithin(ownerReal, real)) return skillsDir;
+  onSkip?.(`skills not read: ${skillsDir} links to ${real}, outside ${ownerReal}`);
+  return undefined;
+}
+
+function skillsIn(root: string, source: Skill['source'], onSkip?: Skip): Skill[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(root, { withFileTypes: true });
@@ -57,26 +97,33 @@ function skillsIn(root: string, source: Skill['source']): Skill[] {
   }
   const out: Skill[] = [];
   for (const e of entries) {
+    if (!e.isDirectory() && !e.isSymbolicLink()) continue;
     const dir = path.join(root, e.name);
     const file = path.join(dir, 'SKILL.md');
-    let text: string;
-    try {
-      if (!fs.statSync(dir).isDirectory()) continue;
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    const { meta } = parseSkillFile(text);
+    const r = readSkillFile({ dir, file }, root, INDEX_BYTES);
+    if (r.kind === 'skipped') onSkip?.(`skill not read: ${r.why}`);
+    if (r.kind !== 'ok') continue;
+    const { meta } = parseSkillFile(r.head.toString('utf8'));
     out.push({ name: meta.name || e.name, description: (meta.description ?? '').replace(/\s+/g, ' ').trim(), dir, file, source });
   }
   return out;
 }
 
-/** Skills of the workspace (`.snowpea/skills/`) and the user (`~/.snowpea/skills/`); a workspace skill wins over a user one of the same name. Sorted by name. */
-export function listSkills(workspaceRoot: string): Skill[] {
+/** The skills folder of a source: `<workspace>/.snowpea/skills` or `<snowpeaHome>/skills`. */
+export function skillsRootOf(source: Skill['source'], workspaceRoot: string): string {
+  return source === 'user' ? path.join(snowpeaHome(), 'skills') : path.join(workspaceRoot, '.snowpea', 'skills');
+}
+
+/**
+ * Skills of the workspace (`.snowpea/skills/`) and the user (`~/.snowpea/skills/`); a workspace skill wins over a user one of the same name. Sorted by name.
+ * Skill folders and SKILL.md files whose real path leaves their skills folder are skipped (and reported to `onSkip`).
+ */
+export function listSkills(workspaceRoot: string, onSkip?: Skip): Skill[] {
   const byName = new Map<string, Skill>();
-  for (const s of skillsIn(path.join(snowpeaHome(), 'skills'), 'user')) byName.set(s.name, s);
-  for (const s of skillsIn(path.join(workspaceRoot, '.snowpea', 'skills'), 'workspace')) byName.set(s.name, s);
+  const user = skillsRootIn(snowpeaHome(), skillsRootOf('user', workspaceRoot), onSkip);
+  if (user) for (const s of skillsIn(user, 'user', onSkip)) byName.set(s.name, s);
+  const ws = skillsRootIn(workspaceRoot, skillsRootOf('workspace', workspaceRoot), onSkip);
+  if (ws) for (const s of skillsIn(ws, 'workspace', onSkip)) byName.set(s.name, s);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -1,13 +1,30 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { z } from 'zod';
-import { displayPath } from '../paths';
-import { listSkills, parseSkillFile } from '../skills';
+import { displayPath, realRoot } from '../paths';
+import { walkFiles } from '../search/walk';
+import { listSkills, parseSkillFile, readSkillFile, skillsRootOf, SKILL_MAX_BYTES, type Skill } from '../skills';
 import { closeNames } from '../suggest';
 import { defineTool, errorResult, okResult } from '../types';
+
+const MAX_LISTED = 50;
 
 const input = z.strictObject({
   name: z.string().min(1).describe('The skill name, as listed in the skills index.'),
 });
+
+/** The skill folder's files (not SKILL.md), without following symlinks, at most MAX_LISTED. */
+async function skillFiles(skill: Skill, workspaceRoot: string, signal: AbortSignal): Promise<string[]> {
+  const dir = fs.realpathSync.native(skill.dir);
+  const root = skill.source === 'workspace' ? realRoot(workspaceRoot) : dir;
+  const out: string[] = [];
+  for await (const abs of walkFiles(dir, { root, signal })) {
+    if (abs === path.join(dir, 'SKILL.md')) continue;
+    out.push(displayPath(workspaceRoot, abs));
+    if (out.length >= MAX_LISTED) break;
+  }
+  return out.sort();
+}
 
 export const skillViewTool = defineTool({
   name: 'skill_view',
@@ -28,14 +45,14 @@ export const skillViewTool = defineTool({
       const known = skills.length ? ` Known skills: ${(near.length ? near : skills.map((s) => s.name).slice(0, 20)).join(', ')}.` : ' No skills are installed.';
       return errorResult('not_found', `there is no skill named ${JSON.stringify(args.name)}.${known}`);
     }
-    const { body } = parseSkillFile(await fs.promises.readFile(skill.file, 'utf8'));
-    const files = (await fs.promises.readdir(skill.dir, { recursive: true, withFileTypes: true }))
-      .filter((e) => e.isFile() && !(e.name === 'SKILL.md' && e.parentPath === skill.dir))
-      .map((e) => displayPath(ctx.workspaceRoot, `${e.parentPath}/${e.name}`))
-      .sort()
-      .slice(0, 50);
+    // Read again with the same checks: the folder may have changed since it was listed.
+    const r = readSkillFile(skill, skillsRootOf(skill.source, ctx.workspaceRoot), SKILL_MAX_BYTES);
+    if (r.kind !== 'ok') return errorResult('policy_blocked', `skill ${skill.name} cannot be loaded: ${r.kind === 'skipped' ? r.why : `${displayPath(ctx.workspaceRoot, skill.file)} is gone`}`);
+    const { body } = parseSkillFile(r.head.toString('utf8'));
+    const cut = r.truncated ? `\n\n[SKILL.md is ${r.size} bytes; only the first ${SKILL_MAX_BYTES} are shown]` : '';
+    const files = await skillFiles(skill, ctx.workspaceRoot, ctx.signal);
     const head = `skill ${skill.name} (${displayPath(ctx.workspaceRoot, skill.file)})`;
     const more = files.length ? `\n\nFiles in the skill folder (read_file them when the instructions refer to them):\n${files.join('\n')}` : '';
-    return okResult(`${head}\n\n${body.trim()}${more}`);
+    return okResult(`${head}\n\n${body.trim()}${cut}${more}`);
   },
 });

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { snowpeaHome } from '../../settings/files';
+import { readConfined } from '../confined-read';
 
 export type MemoryScope = 'workspace' | 'user';
 
@@ -15,15 +16,26 @@ export function memoryDisplay(scope: MemoryScope): string {
   return scope === 'workspace' ? '.snowpea/memory.md' : '~/.snowpea/memory.md';
 }
 
-/** The entries of one store: one `- ` line each. */
-export function readEntries(file: string): string[] {
-  let text = '';
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
+/** A hand-edited store may be longer than MEMORY_CAP; more than this is never read. */
+const MAX_STORE_BYTES = 64 * 1024;
+
+/** The folder a store must stay in: the Snowpea home for the user store, else the workspace (`<root>/.snowpea/memory.md`). */
+function storeRoot(file: string): string {
+  const userFile = path.join(snowpeaHome(), 'memory.md');
+  return path.resolve(file) === path.resolve(userFile) ? snowpeaHome() : path.dirname(path.dirname(file));
+}
+
+/**
+ * The entries of one store: one `- ` line each. The file is read only when its real path stays in
+ * its root (a `.snowpea/memory.md` linked to /proc/self/environ reads as empty), it is a regular file,
+ * and at most 64 KB of it (H5).
+ */
+export function readEntries(file: string, onSkip?: (why: string) => void): string[] {
+  const r = readConfined(file, storeRoot(file), { maxBytes: MAX_STORE_BYTES, label: file });
+  if (r.kind === 'skipped') onSkip?.(`memory not read: ${r.why}`);
+  if (r.kind !== 'ok') return [];
+  return r.head
+    .toString('utf8')
     .split('\n')
     .map((l) => l.replace(/^\s*-\s?/, '').trim())
     .filter(Boolean);
@@ -41,10 +53,10 @@ export function writeEntries(file: string, entries: string[]): void {
 }
 
 /** Both stores for the system prompt, or undefined when both are empty. */
-export function memoryDigest(workspaceRoot: string): string | undefined {
+export function memoryDigest(workspaceRoot: string, onSkip?: (why: string) => void): string | undefined {
   const parts: string[] = [];
   for (const scope of ['workspace', 'user'] as const) {
-    const entries = readEntries(memoryFile(scope, workspaceRoot));
+    const entries = readEntries(memoryFile(scope, workspaceRoot), onSkip);
     if (entries.length) parts.push(`${scope === 'workspace' ? 'Workspace' : 'User'} memory (${memoryDisplay(scope)}):\n${render(entries).slice(0, MEMORY_CAP).trimEnd()}`);
   }
   return parts.length ? parts.join('\n\n') : undefined;
