@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { configuredHooksDir } from './hooks-path';
+import { sensitiveHomeReason } from './sensitive-home';
 
 /** A model-given path resolved against the workspace, symlinks followed. */
 export interface ResolvedPath {
@@ -13,8 +15,19 @@ export interface ResolvedPath {
   exists: boolean;
   /** The real path lies inside the workspace's real root. */
   inside: boolean;
-  /** Why a write here always asks (protected path), when it does. Outside-the-workspace is `inside: false`. */
+  /**
+   * Why a write here always asks, when it does: a protected path (see `protectedReason`), a credentials
+   * location (`sensitiveReason`), or a file with more than one hard link. Outside-the-workspace is `inside: false`.
+   */
   protectedReason?: string;
+  /**
+   * Why reading OR writing here always asks, when it does: the path (before or after following
+   * symlinks) is in a credentials location of the user's home (~/.ssh, ~/.aws, ~/.netrc, ...), which
+   * matters when the workspace is the home folder or `/`. Undefined elsewhere.
+   */
+  sensitiveReason?: string;
+  /** Hard links of an existing regular file (its st.nlink: 2 or more means other names share the content); 0 otherwise. */
+  hardLinks: number;
   /** Workspace-relative (posix) when inside, else absolute: for messages to the model. */
   display: string;
 }
@@ -62,24 +75,57 @@ const PROTECTED_DIRS = new Map([
   ['.git', 'the .git folder (repository internals and hooks)'],
   ['.vscode', 'the .vscode folder (editor settings, tasks and launch configs)'],
   ['.snowpea', 'the .snowpea folder (Snowpea settings and skills)'],
+  ['.husky', 'the .husky folder (git hooks: scripts git runs on commit and push)'],
+  ['.githooks', 'the .githooks folder (git hooks: scripts git runs on commit and push)'],
 ]);
 const MCP_CONFIG_NAMES = new Set(['mcp.json', '.mcp.json']);
+/** Instruction files (context-files.ts) outside .snowpea: they reach every later session's system prompt. */
+const INSTRUCTION_NAMES = new Set(['agents.md', 'claude.md', '.cursorrules']);
+/** Hooks git runs from a hooks folder; protected by name when core.hooksPath is the workspace root itself. */
+const GIT_HOOK_NAMES = new Set(
+  'applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update proc-receive post-receive post-update reference-transaction push-to-checkout pre-auto-gc post-rewrite sendemail-validate fsmonitor-watchman post-index-change'.split(' '),
+);
 
 /**
- * Why a workspace-relative path is protected for writes, if it is: `.git/`, `.vscode/`, `.snowpea/`
- * (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`, `.cursor/mcp.json`) and `.env*`.
+ * Why a workspace-relative path is protected for writes, if it is: `.git/`, `.vscode/`, `.snowpea/`,
+ * `.husky/`, `.githooks/` (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
+ * `.cursor/mcp.json`), `.env*`, instruction files (AGENTS.md, CLAUDE.md, .cursorrules at any depth),
+ * and the folder `core.hooksPath` names (`hooksRel`, workspace-relative, '' for the root itself).
  */
-export function protectedReason(relPath: string): string | undefined {
+export function protectedReason(relPath: string, hooksRel?: string): string | undefined {
   const segs = relPath.split(/[\\/]+/).filter(Boolean).map((s) => s.toLowerCase());
   if (segs.length === 0) return undefined;
   const base = segs[segs.length - 1];
   if (MCP_CONFIG_NAMES.has(base)) return `${relPath} is an MCP server config`;
   if (base.startsWith('.env')) return `${relPath} is an environment file (.env*), which often holds secrets`;
+  if (INSTRUCTION_NAMES.has(base)) return `${relPath} is an instruction file, which reaches every later session's system prompt`;
   for (const seg of segs) {
     const what = PROTECTED_DIRS.get(seg);
     if (what) return `${relPath} is inside ${what}`;
   }
+  if (hooksRel !== undefined) {
+    const hooks = hooksRel.split(/[\\/]+/).filter(Boolean);
+    const orig = relPath.split(/[\\/]+/).filter(Boolean);
+    const under = hooks.length > 0 ? hooks.every((h, i) => orig[i] === h) && orig.length > hooks.length : orig.length === 1 && GIT_HOOK_NAMES.has(base);
+    if (under) return `${relPath} is a git hook: core.hooksPath in .git/config points ${hooks.length ? `at ${hooks.join('/')}/` : 'at the workspace root'}, and git runs these scripts`;
+  }
   return undefined;
+}
+
+/** The core.hooksPath folder, workspace-relative, when .git/config sets one inside the workspace. */
+function hooksRelOf(root: string): string | undefined {
+  const dir = configuredHooksDir(root);
+  return dir === undefined ? undefined : relInside(root, realPathLoose(dir));
+}
+
+/** st.nlink of an existing regular file, else 0. */
+function hardLinksOf(real: string): number {
+  try {
+    const st = fs.statSync(real);
+    return st.isFile() ? st.nlink : 0;
+  } catch {
+    return 0;
+  }
 }
 
 const rootCache = new Map<string, string>();
@@ -111,8 +157,14 @@ export function resolveToolPath(workspaceRoot: string, input: string): ResolvedP
   const inside = rel !== undefined;
   // Check both the lexical and the real location: a link named `notes` pointing into .git is protected too.
   const lexRel = relInside(root, abs);
-  const reason = (rel !== undefined ? protectedReason(rel) : undefined) ?? (lexRel !== undefined ? protectedReason(lexRel) : undefined);
-  return { input, abs, real, exists, inside, protectedReason: reason, display: displayPath(workspaceRoot, real) };
+  const hooksRel = hooksRelOf(root);
+  const display = displayPath(workspaceRoot, real);
+  const sensitiveReason = sensitiveHomeReason(display, real, abs);
+  const hardLinks = exists ? hardLinksOf(real) : 0;
+  const linked = hardLinks > 1 ? `${display} has ${hardLinks} hard links; writing it changes the other names too` : undefined;
+  const reason =
+    (rel !== undefined ? protectedReason(rel, hooksRel) : undefined) ?? (lexRel !== undefined ? protectedReason(lexRel, hooksRel) : undefined) ?? sensitiveReason ?? linked;
+  return { input, abs, real, exists, inside, protectedReason: reason, sensitiveReason, hardLinks, display };
 }
 
 /** True when `p` (a real path) is `dir` or lies below it. */
