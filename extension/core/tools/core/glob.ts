@@ -15,6 +15,19 @@ const input = z.strictObject({
   path: z.string().min(1).optional().describe('Folder to search from, relative to the workspace root (default: the workspace root).'),
 });
 
+/** The pattern without a leading ./, or undefined when it is absolute or climbs with `..` (refused in run). */
+function cleanPattern(pattern: string): string | undefined {
+  const p = pattern.replace(/^\.\//, '');
+  return path.isAbsolute(p) || p.split('/').includes('..') ? undefined : p;
+}
+
+/** The folder the walk starts in, relative to the workspace: path plus the pattern's static prefix ("src" of "src/**\/*.ts"). */
+function startOf(a: { pattern: string; path?: string }): string {
+  const p = cleanPattern(a.pattern);
+  const prefix = p === undefined ? '' : picomatch.scan(p).base;
+  return prefix ? path.join(a.path ?? '.', prefix) : (a.path ?? '.');
+}
+
 export const globTool = defineTool({
   name: 'glob',
   group: 'core',
@@ -26,13 +39,14 @@ export const globTool = defineTool({
     `Files ignored by .gitignore are left out. Returns workspace-relative paths, sorted, at most ${MAX_FILES}.`,
   input,
   describeCall: (a) => `glob ${a.pattern}${a.path ? ` in ${a.path}` : ''}`,
-  approval: (a) => ({ paths: [{ path: a.path ?? '.', write: false }] }),
+  // The walk's start folder is checked too: a link in the pattern's prefix (`lnetc/*` with lnetc -> /etc) asks, as list_dir of it does (L1).
+  approval: (a) => ({ paths: [...new Set([a.path ?? '.', startOf(a)])].map((p) => ({ path: p, write: false })) }),
   async run(args, ctx) {
     const base = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
     if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
     if (!fs.statSync(base.real).isDirectory()) return errorResult('invalid_arguments', `${base.display} is a file; give a folder as path.`);
-    const pattern = args.pattern.replace(/^\.\//, '');
-    if (path.isAbsolute(pattern) || pattern.split('/').includes('..')) {
+    const pattern = cleanPattern(args.pattern);
+    if (pattern === undefined) {
       return errorResult('invalid_arguments', `the pattern must be relative and stay below path (no leading / and no ..); to search another folder, pass it as path.`);
     }
     const isMatch = picomatch(pattern, { dot: true });
