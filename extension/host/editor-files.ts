@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sha256Hex } from '../core/tools/disk-reader';
+import { readDiskFile, sha256Hex } from '../core/tools/disk-reader';
 import type { FileReader, FileReadResult, FileWriter } from '../core/tools/types';
 import { realPath } from './real-path';
 
@@ -26,7 +26,7 @@ export function createEditorFileReader(): FileReader {
         const bytes = new TextEncoder().encode(doc.getText());
         return { bytes, sha256: sha256Hex(bytes), fromEditor: true };
       }
-      const bytes = new Uint8Array(await fs.readFile(absPath, { signal }));
+      const bytes = await readDiskFile(absPath, signal);
       return { bytes, sha256: sha256Hex(bytes), fromEditor: false };
     },
   };

@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ContentPart, ImageRef } from '../agent/messages';
 import { IMAGE_EXTENSIONS, MAX_LINE_CHARS } from '../tools/core/read-file';
+import { notRegularFileMessage } from '../tools/file-kind';
 import { resolveToolPath } from '../tools/paths';
+import { readDiskFile } from '../tools/disk-reader';
 import { decodeText, looksBinary, numbered, splitLines } from '../tools/text';
 import type { FileReader } from '../tools/types';
 import { sniffFormat } from './header';
@@ -108,10 +110,12 @@ export async function attachPath(abs: string, name: string, store: AtPathStore, 
     const note = `[@${name}: is a folder; not attached (mention files, or ask to list it)]`;
     return { kind: 'folder', parts: [{ type: 'text', text: note }], note };
   }
+  const special = notRegularFileMessage(name, st);
+  if (special) return refused(special);
   try {
     if (IMAGE_EXTENSIONS.has(path.extname(abs).toLowerCase())) return imageParts(await store.addFile(abs, { name, source: 'at-path', signal: opts.signal }));
     if (st.size > MAX_TEXT_BYTES) return refused(`${st.size} bytes is more than a prompt can carry; ask the agent to read parts of it`);
-    const bytes = opts.fileReader ? (await opts.fileReader.read(abs, opts.signal)).bytes : await fs.promises.readFile(abs);
+    const bytes = opts.fileReader ? (await opts.fileReader.read(abs, opts.signal)).bytes : await readDiskFile(abs, opts.signal);
     if (sniffFormat(bytes)) return imageParts(await store.addBytes(bytes, { name, source: 'at-path', signal: opts.signal }));
     if (looksBinary(bytes)) return refused(`binary file (${bytes.length} bytes); only text files and images can be attached`);
     return { kind: 'file', parts: [{ type: 'text', text: fileBlock(name, bytes, opts.readMaxLines) }] };

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { z } from 'zod';
 import { ImageError, type ImageErrorCode } from '../images/limits';
 import { notFoundResult } from './core/missing';
+import { notRegularFileMessage } from './file-kind';
 import { resolveToolPath } from './paths';
 import { defineTool, errorResult, okResult, type ToolErrorCode } from './types';
 
@@ -48,7 +49,10 @@ export const viewImageTool = defineTool({
     }
     const r = resolveToolPath(ctx.workspaceRoot, args.path);
     if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
-    if (fs.statSync(r.real).isDirectory()) return errorResult('invalid_arguments', `${r.display} is a folder, not an image; use list_dir or glob to find the file.`);
+    const st = fs.statSync(r.real);
+    if (st.isDirectory()) return errorResult('invalid_arguments', `${r.display} is a folder, not an image; use list_dir or glob to find the file.`);
+    const special = notRegularFileMessage(r.display, st);
+    if (special) return errorResult('invalid_arguments', special);
     try {
       const ref = await store.addFile(r.real, { name: r.display, source: 'view_image', signal: ctx.signal });
       return okResult(`image attached: ${ref.name}`, { images: [ref], realPath: r.real });

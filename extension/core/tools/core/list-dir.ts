@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { specialKind } from '../file-kind';
 import { realRoot, resolveToolPath } from '../paths';
 import { IgnoreStack } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
@@ -42,7 +43,11 @@ export const listDirTool = defineTool({
   async run(args, ctx) {
     const r = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
     if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
-    if (!fs.statSync(r.real).isDirectory()) return errorResult('invalid_arguments', `${r.display} is a file; use read_file to read it.`);
+    const target = fs.statSync(r.real);
+    if (!target.isDirectory()) {
+      const kind = specialKind(target);
+      return errorResult('invalid_arguments', kind ? `${r.display} is ${kind}, not a folder; it cannot be listed or read.` : `${r.display} is a file; use read_file to read it.`);
+    }
     const ig = IgnoreStack.at(realRoot(ctx.workspaceRoot), r.real);
     const entries = (await fs.promises.readdir(r.real, { withFileTypes: true })).filter((e) => e.name !== '.git');
     const dirs: string[] = [];
@@ -61,7 +66,8 @@ export const listDirTool = defineTool({
         const ignored = ig.ignores(abs, true);
         dirs.push(`${e.name}/ (${ignored ? 'ignored' : childCount(abs)})${link}`);
       } else {
-        files.push(`${e.name} (${size(st.size)}${ig.ignores(abs, false) ? ', ignored' : ''})${link}`);
+        const kind = specialKind(st);
+        files.push(`${e.name} (${kind ? `${kind}, not readable` : size(st.size)}${ig.ignores(abs, false) ? ', ignored' : ''})${link}`);
       }
     }
     const all = [...dirs, ...files];

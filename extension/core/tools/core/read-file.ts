@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { notRegularFileMessage } from '../file-kind';
 import { resolveToolPath } from '../paths';
 import { decodeText, looksBinary, numbered, splitLines } from '../text';
 import { defineTool, errorResult, okResult } from '../types';
@@ -36,6 +37,8 @@ export const readFileTool = defineTool({
     if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
     const st = await fs.promises.stat(r.real);
     if (st.isDirectory()) return errorResult('invalid_arguments', `${r.display} is a folder, not a file; use list_dir or glob to see what it holds.`);
+    const special = notRegularFileMessage(r.display, st);
+    if (special) return errorResult('invalid_arguments', `${special}; read_file reads regular files only (reading it could wait forever).`);
     if (IMAGE_EXTENSIONS.has(path.extname(r.real).toLowerCase())) {
       return okResult(`${r.display} is an image (${st.size} bytes); use view_image to look at it`, { realPath: r.real });
     }
