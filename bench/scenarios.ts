@@ -38,6 +38,7 @@ export function manyDeferredTools(server: string, n: number): AnyTool[] {
     defineTool({
       name: `mcp__${server}__${['list', 'get', 'create', 'update', 'delete', 'search'][i % 6]}_${['issue', 'pull', 'repo', 'branch', 'comment', 'label', 'release', 'workflow', 'file', 'user', 'team'][i % 11]}_${i}`,
       group: `mcp:${server}`,
+      traits: { readOnly: false, repeat: 'scan', subagents: true, images: true },
       permission: 'exec',
       summary: `Operation ${i} on the ${server} API`,
       description: `Calls the ${server} API operation number ${i}. Returns JSON with the fields the API documents; paginate with page and per_page. Fails with a clear error when the token lacks the scope.`,

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { limitsFromSettings } from '../core/images/limits';
 import { deleteSessionWithAttachments } from '../core/images/session-refs';
+import { removeSessionScratch } from '../core/tools/exec/scratch';
 import { AttachmentStore } from '../core/images/store';
 import { cliScratchRoot, cliSettings, openCliStore, stderrLogger, type CommonFlags } from './setup';
 
@@ -47,6 +48,7 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       const settings = cliSettings(process.cwd(), flags, log);
       const attachments = new AttachmentStore({ dir: path.join(cliScratchRoot(), 'attachments'), limits: () => limitsFromSettings(settings), logger: log });
       const deleted = await deleteSessionWithAttachments(store, attachments, id, log);
+      for (const sid of deleted) await removeSessionScratch(cliScratchRoot(), sid);
       const children = deleted.length - 1;
       process.stdout.write(`deleted session ${id}${children > 0 ? ` and ${children} delegated subtask${children === 1 ? '' : 's'}` : ''}\n`);
       return 0;

@@ -12,8 +12,11 @@ import { openStateDb, type StateDb } from '../core/store';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
+import { registerSecretValue } from '../core/tools/exec/child-env';
 import { keyForEndpoint } from './key-route';
-import { terminalApprover, terminalAskUser, terminalConfirm } from './terminal';
+import { terminalAskUser, terminalConfirm } from './terminal';
+import { terminalApprover } from './terminal-approver';
+import { ApprovalMemory } from '../core/tools/policy/memory';
 
 export interface CommonFlags {
   settings?: string;
@@ -123,7 +126,10 @@ export interface CliAgent {
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
-  const apiKey = await keyForEndpoint(loaded, cliApiKey(flags, log), log);
+  const userKey = cliApiKey(flags, log);
+  // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
+  registerSecretValue(userKey);
+  const apiKey = await keyForEndpoint(loaded, userKey, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
   if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
@@ -140,7 +146,8 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     store,
     fileReader: createDiskFileReader(),
     fileWriter: createDiskFileWriter(),
-    approver: terminalApprover({ yes: !!flags.yes, autoApprove: settings['approvals.autoApprove'] }),
+    approver: terminalApprover(),
+    approvals: new ApprovalMemory(!!flags.yes),
     askUser: terminalAskUser(),
     logger: log,
     scratchRoot: cliScratchRoot(),

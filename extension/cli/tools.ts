@@ -9,7 +9,9 @@ import type { Logger } from '../core/log';
 import type { Settings } from '../core/settings/schema';
 import type { ToolRegistry } from '../core/tools/registry';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
-import { terminalApprover, terminalAskUser } from './terminal';
+import { terminalAskUser } from './terminal';
+import { terminalApprover } from './terminal-approver';
+import { ApprovalMemory } from '../core/tools/policy/memory';
 
 export interface ToolsFlags extends CommonFlags {
   json?: boolean;
@@ -67,7 +69,8 @@ async function toolsSubcommand(
     workspaceRoot: cwd,
     fileReader: createDiskFileReader(),
     fileWriter: createDiskFileWriter(),
-    approver: terminalApprover({ yes: !!flags.yes, autoApprove: settings['approvals.autoApprove'] }),
+    approver: terminalApprover(),
+    approvals: new ApprovalMemory(!!flags.yes),
     askUser: terminalAskUser(),
     signal: controller.signal,
     settings,

@@ -66,7 +66,7 @@ export class AgentHost implements vscode.Disposable {
       workspaceRoot: () => this.workspaceRoot,
     });
     this.settings = this.reloadSettings();
-    this.prompts = new WebviewPrompts((m) => this.post(m), () => this.settings['approvals.autoApprove']);
+    this.prompts = new WebviewPrompts((m) => this.post(m));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => (this.reloadSettings(), this.postHeader())),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { keyRoute, originOf } from '../core/model/key-origin';
+import { registerSecretValue } from '../core/tools/exec/child-env';
 import type { LoadedSettings } from '../core/settings/load';
 
 /** The key entered before keys were bound to origins: used only for endpoints the user chose. */
@@ -24,6 +25,13 @@ export function isApiKeySecret(name: string): boolean {
  * the origin once (remembered per origin); `ask: false` never asks and sends nothing meanwhile.
  */
 export async function resolveApiKey(context: vscode.ExtensionContext, loaded: LoadedSettings, ask: boolean): Promise<string | undefined> {
+  const key = await keyFor(context, loaded, ask);
+  // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
+  registerSecretValue(key);
+  return key;
+}
+
+async function keyFor(context: vscode.ExtensionContext, loaded: LoadedSettings, ask: boolean): Promise<string | undefined> {
   const baseUrl = loaded.settings['model.baseUrl'];
   const bound = await context.secrets.get(apiKeySecretFor(baseUrl));
   if (bound) return bound;

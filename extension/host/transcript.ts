@@ -1,6 +1,7 @@
 import type { Message } from '../core/agent/messages';
 import { typedText } from '../core/images/compose';
 import type { TranscriptEntry } from '../protocol';
+import { TOOL } from '../core/tools/names';
 
 type ToolEntry = Extract<TranscriptEntry, { role: 'tool' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
@@ -49,7 +50,7 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
  * tools/runtime.ts). `already loaded: …` loaded nothing.
  */
 export function toolsLoadedBy(m: ToolMessage): string[] {
-  if (m.toolName === 'tool_search') {
+  if (m.toolName === TOOL.tool_search) {
     if (!m.ok) return [];
     const head = /^loaded (.+); callable from your next round$/.exec(m.content.split('\n', 1)[0]);
     return head ? head[1].split(', ') : [];

@@ -5,32 +5,26 @@ import type { HostMessage } from '../protocol';
 type Pending<T> = { resolve: (v: T) => void; cleanup: () => void; message: HostMessage };
 
 /**
- * Approvals and ask_user questions shown inline in the chat. "Always allow this tool" is
- * remembered for the window's lifetime, except for requests that must always ask.
+ * Approvals and ask_user questions shown inline in the chat. It only asks: the policy
+ * (core/tools/policy) decided that this call needs the user, and remembers an "always" answer.
  */
 export class WebviewPrompts implements Approver {
   private readonly approvals = new Map<string, Pending<'allow' | 'allowAlways' | 'deny'>>();
   private readonly questions = new Map<string, Pending<string>>();
-  private readonly alwaysAllowed = new Set<string>();
 
-  constructor(
-    private readonly post: (msg: HostMessage) => void,
-    private readonly autoApprove: () => string[],
-  ) {}
+  constructor(private readonly post: (msg: HostMessage) => void) {}
 
-  async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    if (!req.alwaysAsk && (this.alwaysAllowed.has(req.tool) || this.autoApprove().some((a) => a === req.tool || a === req.permission))) return 'allow';
+  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     const id = randomUUID();
-    const decision = await this.wait<'allow' | 'allowAlways' | 'deny'>(this.approvals, id, signal, 'deny', {
+    return this.wait<ApprovalDecision>(this.approvals, id, signal, 'deny', {
       type: 'approval.request',
       id,
       tool: req.tool,
       summary: req.summary,
       alwaysAsk: req.alwaysAsk,
       ...(req.reason ? { reason: req.reason } : {}),
+      ...(req.detail ? { detail: req.detail } : {}),
     });
-    if (decision === 'allowAlways' && !req.alwaysAsk) this.alwaysAllowed.add(req.tool);
-    return decision === 'deny' ? 'deny' : 'allow';
   }
 
   askUser = (question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string> => {

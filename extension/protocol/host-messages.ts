@@ -72,6 +72,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
     /** This request asks every time (a protected path): the webview does not offer "Always allow". */
     alwaysAsk: z.boolean().optional(),
+    /** The whole call (pretty-printed arguments), shown in full in a scrollable block. */
+    detail: z.string().max(1_000_000).optional(),
   }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),

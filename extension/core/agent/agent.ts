@@ -11,6 +11,9 @@ import { RepeatGuard } from '../tools/repeat-guard';
 import { SessionToolRuntime } from '../tools/runtime';
 import { createDelegateTaskTool, type ChildOutcome } from '../tools/delegate-task';
 import { createToolSearchTool } from '../tools/tool-search';
+import { ApprovalMemory } from '../tools/policy/memory';
+import { pruneOldScratch, removeSessionScratch } from '../tools/exec/scratch';
+import { TOOL } from '../tools/names';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from './emitter';
 import { AgentLoop, type TurnResult } from './loop';
@@ -48,6 +51,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Per-session scratch folders (full shell outputs, attachments) go under this. */
   scratchRoot: string;
+  /** What the user already said about approvals ("always" answers; --yes in the CLI); default: nothing yet. */
+  approvals?: ApprovalMemory;
   /** VS Code Workspace Trust, read at each call (trust can be granted mid-session). */
   workspaceTrusted?: () => boolean;
   /** The model endpoint's API key, for tools that call it themselves (media). */
@@ -78,12 +83,17 @@ export class Agent implements Disposable {
   readonly supportsImages: () => boolean;
   /** Composed prompts (their content arrays) and the user's own text in each, for the session title. */
   private readonly composedText = new WeakMap<ContentPart[], string>();
+  /** Answers the user gave for this agent's lifetime (a window or one CLI run). */
+  readonly approvals: ApprovalMemory;
 
   constructor(private readonly opts: AgentOptions) {
+    this.approvals = opts.approvals ?? new ApprovalMemory();
+    // Full outputs of sessions untouched for a week go (their sessions keep the capped text the model saw).
+    void pruneOldScratch(opts.scratchRoot).catch((e: Error) => opts.logger.warn(`could not clean old scratch folders: ${e.message}`));
     this.runtime = new SessionToolRuntime(opts.registry, opts.settings);
     this.attachments = opts.attachments ?? new AttachmentStore({ dir: path.join(opts.scratchRoot, 'attachments'), limits: () => limitsFromSettings(opts.settings()), logger: opts.logger });
     this.supportsImages = opts.supportsImages ?? (() => modelCapabilities(opts.settings()['model.name'], opts.settings()).supportsImages);
-    if (!opts.registry.has('tool_search')) {
+    if (!opts.registry.has(TOOL.tool_search)) {
       this.disposables.push(
         opts.registry.register(
           createToolSearchTool({
@@ -96,7 +106,7 @@ export class Agent implements Disposable {
         ),
       );
     }
-    if (!opts.registry.has('delegate_task')) {
+    if (!opts.registry.has(TOOL.delegate_task)) {
       this.disposables.push(
         opts.registry.register(
           createDelegateTaskTool({
@@ -117,6 +127,7 @@ export class Agent implements Disposable {
     });
     this.guard = new RepeatGuard({
       enabled: () => opts.settings()['tools.repeatGuard'],
+      traitsOf: (name) => opts.registry.get(name)?.traits,
       isResultVisible: (sid, callId) => this.prompt.isResultVisible(sid, callId),
     });
     this.runtime.guard = this.guard;
@@ -205,6 +216,7 @@ export class Agent implements Disposable {
     if (!store?.deleteSession || !store.childSessions) return false;
     const deleted = await deleteSessionWithAttachments(store as Required<AgentStore>, this.attachments, id, this.opts.logger);
     for (const sid of deleted) {
+      await removeSessionScratch(this.opts.scratchRoot, sid);
       this.live.delete(sid);
       this.guard.forgetSession(sid);
       this.prompt.forget(sid);
@@ -238,7 +250,8 @@ export class Agent implements Disposable {
       parentId,
       isSubagent: true,
       role: req.agent,
-      mode: 'code',
+      // A child never has more power than its parent: a plan/ask parent gets a read-only child.
+      mode: parent?.mode ?? 'code',
       title: `${req.agent}: ${req.task.replace(/\s+/g, ' ').slice(0, 70)}`,
       budgetRounds: req.maxRounds,
     });
@@ -281,6 +294,7 @@ export class Agent implements Disposable {
         return added;
       },
       workspaceTrusted: this.opts.workspaceTrusted?.() ?? true,
+      approvals: this.approvals,
       apiKey: this.opts.apiKey,
       userTexts: () => this.userTexts(session),
       attachments: {

@@ -13,6 +13,7 @@ import { systemResolver } from './system-resolver';
 import type { PolicyOptions, Resolver } from './url-policy';
 import { parseIp } from './ip';
 import { classifyIp } from './address-class';
+import { OriginConsent } from './origin-consent';
 
 export interface BrowserManagerOptions {
   /** Resolves hostnames for the URL policy and the pinning proxy. Default: the system resolver. */
@@ -55,6 +56,7 @@ export class BrowserManager {
   readonly elementWaitMs: number;
   private readonly browsers = new Map<string, Promise<Browser>>();
   private readonly sessions = new Map<string, Promise<BrowserSession>>();
+  private readonly consents = new Map<string, OriginConsent>();
 
   constructor(private readonly opts: BrowserManagerOptions = {}) {
     this.resolver = opts.resolver ?? systemResolver;
@@ -91,6 +93,13 @@ export class BrowserManager {
     return this.sessions.has(id);
   }
 
+  /** The origins the user agreed to in this session (kept until the session's browser is closed). */
+  consent(id: string): OriginConsent {
+    let c = this.consents.get(id);
+    if (!c) this.consents.set(id, (c = new OriginConsent()));
+    return c;
+  }
+
   private async openSession(req: SessionRequest): Promise<BrowserSession> {
     const key = launchKey(req.launch);
     const browser = await this.browser(key, req.launch);
@@ -99,6 +108,7 @@ export class BrowserManager {
       resolver: this.resolver,
       useProxy,
       connect: this.opts.connect,
+      consent: this.consent(req.id),
       navigationTimeoutMs: this.navigationTimeoutMs,
       actionTimeoutMs: this.actionTimeoutMs,
     }, req.policy);
@@ -122,6 +132,7 @@ export class BrowserManager {
 
   /** Closes the session's page, context and proxy; a launched browser left without sessions closes too. */
   async closeSession(id: string): Promise<void> {
+    this.consents.delete(id);
     const pending = this.sessions.get(id);
     if (!pending) return;
     this.sessions.delete(id);

@@ -4,10 +4,11 @@
  * Every document request (navigation, frame, popup) is checked again before it leaves.
  */
 import type { Browser, BrowserContext, Page, Request, Response, Route } from 'playwright-core';
-import { BlockLog } from './block-log';
+import { BlockLog, urlKey, type BlockKind } from './block-log';
 import { ConsoleLog } from './console-log';
-import { PinningProxy, POLICY_HEADER, POLICY_REASON_HEADER, type PinningProxyOptions } from './pinning-proxy';
-import { checkTarget, checkUrl, type PolicyOptions, type Resolver } from './url-policy';
+import type { ConsentContext, OriginConsent } from './origin-consent';
+import { PinningProxy, type BlockedConnection, type PinningProxyOptions } from './pinning-proxy';
+import { checkTarget, checkUrl, hostTarget, type PolicyOptions, type Resolver } from './url-policy';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 
@@ -16,6 +17,8 @@ export interface SessionDeps {
   /** Route the browser through the pinning proxy (false only for a remote CDP browser that cannot reach it). */
   useProxy: boolean;
   connect?: PinningProxyOptions['connect'];
+  /** The origins the user agreed to in this session; every main-frame navigation is checked against it. */
+  consent: OriginConsent;
   navigationTimeoutMs: number;
   actionTimeoutMs: number;
 }
@@ -29,6 +32,21 @@ function isMainFrame(req: Request): boolean {
 }
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The status of the proxy's own answer for each kind of note. */
+const PROXY_STATUS = { policy: 403, declined: 204, unreachable: 502 } as const;
+
+/** How the proxy and the session name a tunnel's destination: `example.com:443`, `[::1]:8080`. */
+function hostPortKey(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    const scheme = u.protocol === 'https:' ? 'https' : 'http';
+    const port = u.port ? Number(u.port) : scheme === 'https' ? 443 : 80;
+    return `${hostTarget(u.hostname, port, scheme).host}:${port}`;
+  } catch {
+    return undefined;
+  }
+}
 
 export class BrowserSession {
   readonly console = new ConsoleLog();
@@ -47,6 +65,7 @@ export class BrowserSession {
   /** Tool actions on the page run one at a time, in call order. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private actions = 0;
 
   private constructor(
     readonly id: string,
@@ -68,10 +87,18 @@ export class BrowserSession {
 
   private async init(): Promise<void> {
     if (this.deps.useProxy) {
+      const note = (kind: BlockKind) => (b: BlockedConnection) => this.blocks.noteProxy(b.url ? urlKey(b.url) : `${b.host}:${b.port}`, b.reason, kind);
       this.proxy = new PinningProxy({
         decide: (t) => checkTarget(t, this.policy, this.deps.resolver),
         connect: this.deps.connect,
-        onBlocked: (b) => this.blocks.noteProxyRefusal(`${b.host}:${b.port}`, b.reason),
+        onBlocked: note('policy'),
+        onDeclined: note('declined'),
+        onUnreachable: note('unreachable'),
+        onAllowed: (b) => this.blocks.clearProxy(b.url ? urlKey(b.url) : `${b.host}:${b.port}`),
+        checkNavigation: async (url) => {
+          const c = await this.deps.consent.check(url, true);
+          return c.ok ? undefined : c.reason;
+        },
       });
       await this.proxy.start();
     }
@@ -99,6 +126,24 @@ export class BrowserSession {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Runs a tool action on the page: navigations it starts ask `consent` for new origins, and the
+   * refusals recorded meanwhile are tagged with its number, which `fn` receives.
+   */
+  action<T>(consent: ConsentContext, fn: (id: number) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      const id = ++this.actions;
+      this.blocks.action = id;
+      this.deps.consent.current = consent;
+      try {
+        return await fn(id);
+      } finally {
+        this.blocks.action = 0;
+        this.deps.consent.current = undefined;
+      }
+    });
   }
 
   get alive(): boolean {
@@ -195,29 +240,39 @@ export class BrowserSession {
       this.blocks.add(req, req.url(), v.reason, isMainFrame(req));
       return route.abort('blockedbyclient').catch(() => undefined);
     }
+    if (isMainFrame(req)) {
+      const c = await this.deps.consent.check(req.url(), true);
+      if (!c.ok) {
+        this.blocks.add(req, req.url(), c.reason, true, 'declined');
+        return route.abort('blockedbyclient').catch(() => undefined);
+      }
+    }
     return route.fallback().catch(() => undefined);
   }
 
-  /** A redirect to a refused address comes back from the proxy as its 403 page. */
+  /**
+   * A plain-http redirect the proxy refused (policy or consent) or could not reach comes back as the
+   * proxy's own page; what happened is read from the proxy's note for that url, never from the response.
+   */
   private onResponse(r: Response): void {
     const req = r.request();
-    if (req.resourceType() !== 'document' || r.headers()[POLICY_HEADER] !== 'blocked') return;
-    const reason = decodeURIComponent(r.headers()[POLICY_REASON_HEADER] ?? 'refused by the URL policy');
-    this.blocks.add(req, req.url(), reason, isMainFrame(req));
+    if (req.resourceType() !== 'document') return;
+    const note = this.blocks.proxyNote(urlKey(req.url()));
+    if (!note || r.status() !== PROXY_STATUS[note.kind]) return;
+    this.blocks.add(req, req.url(), note.reason, isMainFrame(req), note.kind);
   }
 
-  /** An https redirect to a refused address fails its tunnel; the proxy noted why. */
+  /**
+   * An https request the proxy refused or could not reach fails its tunnel, and a redirect the proxy
+   * answered 204 (declined) is aborted; the proxy noted why.
+   */
   private onRequestFailed(req: Request): void {
     if (req.resourceType() !== 'document') return;
-    let hostPort: string;
-    try {
-      const u = new URL(req.url());
-      hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? 443 : 80)}`;
-    } catch {
-      return;
-    }
-    const reason = this.blocks.proxyReason(hostPort);
-    if (reason && /TUNNEL|PROXY/i.test(req.failure()?.errorText ?? '')) this.blocks.add(req, req.url(), reason, isMainFrame(req));
+    const byUrl = this.blocks.proxyNote(urlKey(req.url()));
+    if (byUrl?.kind === 'declined') return this.blocks.add(req, req.url(), byUrl.reason, isMainFrame(req), byUrl.kind);
+    const key = hostPortKey(req.url());
+    const note = key ? this.blocks.proxyNote(key) : undefined;
+    if (note && /TUNNEL|PROXY/i.test(req.failure()?.errorText ?? '')) this.blocks.add(req, req.url(), note.reason, isMainFrame(req), note.kind);
   }
 
   /** Waits until what an action started has settled: policy checks answered, the landing page loaded. */

@@ -25,6 +25,8 @@ export const CHROMIUM_ARGS = [
   '--no-default-browser-check',
   '--disable-quic',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // Chromium resolves no names itself (its own update and probe lookups); pages reach hosts only through the proxy.
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
 ];
 
 const LAUNCH_TIMEOUT_MS = 60_000;

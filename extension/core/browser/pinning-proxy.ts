@@ -14,6 +14,8 @@ export interface BlockedConnection {
   host: string;
   port: number;
   reason: string;
+  /** The full url, for plain http (a tunnel shows only host and port). */
+  url?: string;
 }
 
 export interface PinningProxyOptions {
@@ -21,10 +23,25 @@ export interface PinningProxyOptions {
   decide(target: Target): Promise<Verdict>;
   /** Opens a TCP connection; tests pass one that records what is contacted. */
   connect?(address: string, port: number): net.Socket;
+  /** The URL policy refused a request; the browser side learns of refusals only this way (out of band). */
   onBlocked?(b: BlockedConnection): void;
+  /** The policy allowed a request and the proxy went on to connect. */
+  onAllowed?(b: Omit<BlockedConnection, 'reason'>): void;
+  /** The connection to an allowed address failed (refused port, unreachable host): not a refusal. */
+  onUnreachable?(b: BlockedConnection): void;
+  /**
+   * A top-level page navigation over plain http (Sec-Fetch-Dest: document), redirects included:
+   * resolves to a reason when it must not go out (the user declined its origin), else undefined.
+   */
+  checkNavigation?(url: string): Promise<string | undefined>;
+  onDeclined?(b: BlockedConnection): void;
 }
 
-/** Headers that mark a response the proxy refused, so the browser side can tell the model why. */
+/**
+ * Headers older versions used to mark refusals. Refusals now travel out of band (the callbacks
+ * above), and a site's own copies are stripped from every plain-http response the proxy relays;
+ * inside an https tunnel the proxy cannot see them, and nothing trusts them anywhere.
+ */
 export const POLICY_HEADER = 'x-snowpea-policy';
 export const POLICY_REASON_HEADER = 'x-snowpea-policy-reason';
 
@@ -38,10 +55,13 @@ export function splitHostPort(s: string): { host: string; port: number } | undef
   return { host: m[1].includes(':') ? `[${m[1]}]` : m[1], port };
 }
 
-function blockPage(reason: string): string {
-  const esc = reason.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html><title>Blocked by Snowpea</title><h1>Blocked by Snowpea's URL policy</h1><p>${esc}</p>`;
+function messagePage(title: string, text: string): string {
+  const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><title>${esc(title)}</title><h1>${esc(title)}</h1><p>${esc(text)}</p>`;
 }
+
+const BLOCKED_TITLE = "Blocked by Snowpea's URL policy";
+const UNREACHABLE_TITLE = 'Snowpea could not connect';
 
 export class PinningProxy {
   private readonly server: http.Server;
@@ -84,9 +104,10 @@ export class PinningProxy {
     s.once('close', () => this.sockets.delete(s));
   }
 
-  private async decide(t: Target): Promise<Verdict> {
+  private async decide(t: Target, url?: string): Promise<Verdict> {
     const v = await this.opts.decide(t).catch((e: Error): Verdict => ({ allowed: false, code: 'policy_blocked', reason: `the URL policy failed: ${e.message}` }));
-    if (!v.allowed && v.code === 'policy_blocked') this.opts.onBlocked?.({ host: t.host, port: t.port, reason: v.reason });
+    if (!v.allowed && v.code === 'policy_blocked') this.opts.onBlocked?.({ host: t.host, port: t.port, reason: v.reason, url });
+    if (v.allowed) this.opts.onAllowed?.({ host: t.host, port: t.port, url });
     return v;
   }
 
@@ -115,16 +136,18 @@ export class PinningProxy {
       void client.end(`HTTP/1.1 ${status} ${text.replace(/[\r\n]/g, ' ')}\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
     const hp = splitHostPort(req.url ?? '');
     if (!hp) return reply(400, 'Bad CONNECT target');
-    const v = await this.decide(hostTarget(hp.host, hp.port, hp.port === 80 ? 'http' : 'https'));
+    const target = hostTarget(hp.host, hp.port, hp.port === 80 ? 'http' : 'https');
+    const v = await this.decide(target);
     if (!v.allowed) {
       if (v.code === 'not_found') return reply(502, 'Host not resolved');
-      return reply(403, 'Blocked by Snowpea URL policy', `${POLICY_HEADER}: blocked\r\n${POLICY_REASON_HEADER}: ${encodeURIComponent(v.reason)}\r\n`);
+      return reply(403, 'Blocked by Snowpea URL policy');
     }
     if (client.destroyed) return;
     let upstream: net.Socket;
     try {
       upstream = await this.open(v.addresses, hp.port);
-    } catch {
+    } catch (e) {
+      this.opts.onUnreachable?.({ host: target.host, port: hp.port, reason: connectError(target.host, hp.port, e) });
       return reply(502, 'Upstream connection failed');
     }
     if (client.destroyed) return void upstream.destroy();
@@ -141,10 +164,10 @@ export class PinningProxy {
   }
 
   private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const fail = (status: number, text: string, headers: Record<string, string> = {}) => {
+    const fail = (status: number, text: string, title = BLOCKED_TITLE) => {
       if (res.headersSent) return void res.destroy();
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close', ...headers });
-      res.end(blockPage(text));
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(messagePage(title, text));
     };
     let u: URL;
     try {
@@ -154,16 +177,28 @@ export class PinningProxy {
     }
     if (u.protocol !== 'http:') return fail(400, `the proxy carries http urls only, not ${u.protocol}`);
     const port = u.port ? Number(u.port) : 80;
-    const v = await this.decide(hostTarget(u.hostname, port, 'http'));
+    const target = hostTarget(u.hostname, port, 'http');
+    const v = await this.decide(target, u.href);
     if (!v.allowed) {
-      if (v.code === 'not_found') return fail(502, v.reason);
-      return fail(403, v.reason, { [POLICY_HEADER]: 'blocked', [POLICY_REASON_HEADER]: encodeURIComponent(v.reason) });
+      if (v.code === 'not_found') return fail(502, v.reason, UNREACHABLE_TITLE);
+      return fail(403, v.reason);
+    }
+    if (req.headers['sec-fetch-dest'] === 'document' && this.opts.checkNavigation) {
+      const declined = await this.opts.checkNavigation(u.href).catch((e: Error) => `the approval failed: ${e.message}`);
+      if (declined) {
+        this.opts.onDeclined?.({ host: target.host, port, reason: declined, url: u.href });
+        // 204 No Content: the browser stays on the page it was on.
+        if (!res.headersSent) res.writeHead(204, { 'cache-control': 'no-store', connection: 'close' }).end();
+        return;
+      }
     }
     let socket: net.Socket;
     try {
       socket = await this.open(v.addresses, port);
     } catch (e) {
-      return fail(502, `could not connect to ${u.host}: ${(e as Error).message}`);
+      const reason = connectError(target.host, port, e);
+      this.opts.onUnreachable?.({ host: target.host, port, reason, url: u.href });
+      return fail(502, reason, UNREACHABLE_TITLE);
     }
     const headers: Record<string, string | string[]> = {};
     for (const [k, val] of Object.entries(req.headers)) if (val !== undefined && !HOP_BY_HOP.has(k)) headers[k] = val;
@@ -179,7 +214,20 @@ export class PinningProxy {
       r.pipe(res);
       r.on('error', () => res.destroy());
     });
-    up.on('error', (e) => fail(502, `the request to ${u.host} failed: ${e.message}`));
+    up.on('error', (e) => fail(502, `the request to ${u.host} failed: ${e.message}`, UNREACHABLE_TITLE));
     req.pipe(up);
   }
+}
+
+/** "could not connect to 127.0.0.1:9 (connection refused)". */
+function connectError(host: string, port: number, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ETIMEDOUT: 'timed out',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNRESET: 'connection reset',
+  };
+  return `could not connect to ${host}:${port} (${(code && words[code]) ?? (e as Error).message})`;
 }

@@ -1,5 +1,6 @@
 import type { Message } from '../agent/messages';
 import { oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
+import { TOOL } from '../tools/names';
 
 /** A tool result the request carries as its stub: the call, and the stub the model sees instead of the result. */
 export interface PrunedCall {
@@ -99,7 +100,7 @@ function read(st: State, m: Message, i: number): void {
     st.open = m.toolCalls?.length ? ++st.rounds : 0;
     // The oldest call with an id names its skill, as in pruneOldToolOutputs.
     for (const c of m.toolCalls ?? []) {
-      if (c.name !== 'skill_view' || st.skillNames.has(c.id)) continue;
+      if (c.name !== TOOL.skill_view || st.skillNames.has(c.id)) continue;
       st.skillNames.set(c.id, skillNameOf(c.arguments));
       // A result stored before its call (never written by the loop) was stubbed as 'unknown': name it now.
       for (let k = 0; k < st.skillsAged; k++) if ((st.seen[st.skills[k]] as { toolCallId?: string }).toolCallId === c.id) stubSkill(st, st.skills[k]);
@@ -108,7 +109,7 @@ function read(st: State, m: Message, i: number): void {
     return;
   }
   st.roundOf.push(m.role === 'tool' || (m.role === 'user' && m.attachedBy) ? st.open : 0);
-  if (m.role === 'tool' && m.toolName === 'skill_view') st.skills.push(i);
+  if (m.role === 'tool' && m.toolName === TOOL.skill_view) st.skills.push(i);
 }
 
 /** Stubs what has become old since the last call: results of rounds past keepToolRounds, skill_view bodies past protectRecentViews. */
@@ -118,7 +119,7 @@ function age(st: State): void {
   while (st.agedTo < st.seen.length && st.roundOf[st.agedTo] <= cutoff) {
     const i = st.agedTo++;
     const m = st.seen[i];
-    if (st.roundOf[i] === 0 || (m.role === 'tool' && m.toolName === 'skill_view')) continue;
+    if (st.roundOf[i] === 0 || (m.role === 'tool' && m.toolName === TOOL.skill_view)) continue;
     replace(st, i, oldRoundStubFor(m));
   }
   const oldSkills = Math.max(0, st.skills.length - st.opts.protectRecentViews);

@@ -1,4 +1,5 @@
 import type { ContentPart, Message } from '../agent/messages';
+import { TOOL } from '../tools/names';
 
 export interface PruneOptions {
   enabled: boolean;
@@ -46,7 +47,7 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
     const m = messages[i];
     if (m.role === 'assistant' && m.toolCalls?.length) {
       age++;
-      for (const c of m.toolCalls) if (c.name === 'skill_view') skillNames.set(c.id, skillNameOf(c.arguments));
+      for (const c of m.toolCalls) if (c.name === TOOL.skill_view) skillNames.set(c.id, skillNameOf(c.arguments));
       for (let j = i + 1; j < messages.length && roundOf[j] === -1 && messages[j].role !== 'assistant'; j++) {
         if (messages[j].role === 'tool' || (messages[j].role === 'user' && (messages[j] as { attachedBy?: string }).attachedBy)) roundOf[j] = age;
       }
@@ -54,12 +55,12 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
   }
 
   // skill_view results: the newest `protectRecentViews` stay whole.
-  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && m.toolName === 'skill_view' ? [i] : []));
+  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && m.toolName === TOOL.skill_view ? [i] : []));
   const oldSkills = new Set(skillIdx.slice(0, Math.max(0, skillIdx.length - opts.protectRecentViews)));
 
   let savedChars = 0;
   const out = messages.map((m, i): Message => {
-    if (m.role === 'tool' && m.toolName === 'skill_view') {
+    if (m.role === 'tool' && m.toolName === TOOL.skill_view) {
       if (!oldSkills.has(i)) return m;
       const stubbed = skillStubFor(m, skillNames.get(m.toolCallId) ?? 'unknown');
       if (stubbed === m) return m;

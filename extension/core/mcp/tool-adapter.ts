@@ -73,6 +73,8 @@ export function mcpToolDefinition(b: McpToolBinding): AnyTool {
   const fallback = `The ${b.info.name} tool of the MCP server ${b.server}.`;
   return defineTool({
     name: b.name,
+    // Runs the server's code (exec); identical results are stubbed like other scanning tools; results may hold images.
+    traits: { readOnly: false, repeat: 'scan', subagents: true, images: true },
     group: mcpGroup(sanitizeNamePart(b.server)),
     permission: 'exec',
     deferred: true,

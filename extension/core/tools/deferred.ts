@@ -1,27 +1,25 @@
+import { TOOL } from './names';
 import type { AnyTool } from './types';
 
 /** decisions.md: the eager core set, sent in full every round. */
 export const EAGER_CORE = [
-  'read_file',
-  'view_image',
-  'write_file',
-  'edit_file',
-  'shell',
-  'execute_code',
-  'grep',
-  'glob',
-  'ask_user',
-  'delegate_task',
-  'skill_view',
-  'set_mode',
-  'tool_search',
+  TOOL.read_file,
+  TOOL.view_image,
+  TOOL.write_file,
+  TOOL.edit_file,
+  TOOL.shell,
+  TOOL.execute_code,
+  TOOL.grep,
+  TOOL.glob,
+  TOOL.ask_user,
+  TOOL.delegate_task,
+  TOOL.skill_view,
+  TOOL.set_mode,
+  TOOL.tool_search,
 ] as const;
 
 /** Read-only child sessions (explore, reviewer) start with this narrowed eager set. */
-export const READ_ONLY_EAGER = ['read_file', 'grep', 'glob', 'shell', 'tool_search'] as const;
-
-/** Permissions a read-only mode (plan, ask) never offers. */
-export const WRITE_PERMISSIONS = new Set(['write', 'exec']);
+export const READ_ONLY_EAGER = [TOOL.read_file, TOOL.grep, TOOL.glob, TOOL.shell, TOOL.tool_search] as const;
 
 export interface ActiveSetInput {
   tools: AnyTool[];
@@ -32,9 +30,7 @@ export interface ActiveSetInput {
   loaded: string[];
   /** When set (read-only roles), the eager core is narrowed to these names. */
   narrowEager?: readonly string[];
-  /** Read-only modes drop write/exec tools. */
-  readOnlyMode: boolean;
-  /** Whether the session may use a tool at all (subagents: no delegate_task, ask_user; read-only roles: no writes). */
+  /** Whether the session may have a tool at all (the policy's offer rule: mode, subagent role). */
   allows(tool: AnyTool): boolean;
 }
 
@@ -43,7 +39,7 @@ export interface ActiveSetInput {
  * then the loaded deferred tools in the order they were loaded.
  */
 export function activeTools(input: ActiveSetInput): AnyTool[] {
-  const usable = input.tools.filter((t) => input.allows(t) && !(input.readOnlyMode && (WRITE_PERMISSIONS.has(t.permission) || t.name === 'git_commit')));
+  const usable = input.tools.filter((t) => input.allows(t));
   if (!input.deferredEnabled) return usable;
   const byName = new Map(usable.map((t) => [t.name, t]));
   const eagerNames = new Set<string>(input.narrowEager ?? usable.filter((t) => !t.deferred).map((t) => t.name));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { roleNames } from './roles';
 import { defineTool, errorResult, okResult, type AnyTool, type ToolContext } from './types';
+import { TOOL } from './names';
 
 export interface ChildOutcome {
   text: string;
@@ -34,7 +35,8 @@ export function createDelegateTaskTool(host: DelegateHost): AnyTool {
     max_rounds: z.number().int().min(1).max(200).optional().describe('Tool rounds the subagent may use. Default 20.'),
   });
   return defineTool({
-    name: 'delegate_task',
+    name: TOOL.delegate_task,
+    traits: { readOnly: true, repeat: 'plain', subagents: false, images: false },
     group: 'core',
     permission: 'agent',
     deferred: false,

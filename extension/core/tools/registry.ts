@@ -1,7 +1,6 @@
-import { checkApproval } from './approval-policy';
 import { parseToolArguments } from './arguments';
 import { toolJsonSchema } from './json-schema';
-import { modeAllows } from './modes';
+import { authorize } from './policy/authorize';
 import { closeNames } from './suggest';
 import { errorResult, type AnyTool, type Permission, type ToolContext, type ToolResult } from './types';
 
@@ -25,7 +24,7 @@ function cancelled(name: string): ToolResult {
   return errorResult('cancelled', `${name} was cancelled by the user.`);
 }
 
-/** Every tool the session can call: lookup, JSON Schemas, and the one invoke path (parse, mode, approval, run). */
+/** Every tool the session can call: lookup, JSON Schemas, and the one invoke path (parse, the policy, run). */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly schemas = new Map<string, Record<string, unknown>>();
@@ -111,14 +110,8 @@ export class ToolRegistry {
     if (ctx.signal.aborted) return cancelled(name);
     const parsed = parseToolArguments(tool, rawArgs, this.jsonSchemaOf(name));
     if (!parsed.ok) return parsed.result;
-    if (!modeAllows(tool, ctx.session.mode)) {
-      return errorResult(
-        'mode_blocked',
-        `${name} is not available in ${ctx.session.mode} mode, which is read-only (no writes, commands or commits). Use read tools, or call set_mode with mode "code" to ask the user to switch.`,
-      );
-    }
     try {
-      const refusal = await checkApproval(tool, parsed.value, ctx);
+      const refusal = await authorize(tool, parsed.value, ctx);
       if (refusal) return refusal;
     } catch (e) {
       return errorResult('failed', `${name} could not be checked for approval: ${(e as Error).message}`);

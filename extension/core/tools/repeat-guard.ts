@@ -2,12 +2,8 @@ import type { AgentEvent } from '../agent/events';
 import type { ToolCall } from '../agent/messages';
 import { displayPath } from './paths';
 import type { CallGuard } from './runtime';
-import { errorResult, type ToolContext, type ToolResult } from './types';
+import { errorResult, type ToolContext, type ToolResult, type ToolTraits } from './types';
 
-/** Tools whose output the guard compares (seed: shell, grep, glob, list_dir, and MCP tools). */
-export function isScanningTool(name: string): boolean {
-  return ['shell', 'grep', 'glob', 'list_dir'].includes(name) || name.startsWith('mcp__');
-}
 
 const WINDOW = 20;
 const LOOP_COUNT = 5;
@@ -51,6 +47,8 @@ interface SessionState {
 
 export interface RepeatGuardOptions {
   enabled(): boolean;
+  /** A tool's traits (repeat: 'file-read' | 'scan' | 'plain'); unknown tools are plain. */
+  traitsOf(name: string): Pick<ToolTraits, 'repeat'> | undefined;
   /** Whether the result of an earlier call is still in what the model is sent (not pruned). */
   isResultVisible?(sessionId: string, callId: string): boolean;
 }
@@ -65,6 +63,10 @@ export class RepeatGuard implements CallGuard {
   private readonly sessions = new Map<string, SessionState>();
 
   constructor(private readonly opts: RepeatGuardOptions) {}
+
+  private repeatKind(name: string): ToolTraits['repeat'] {
+    return this.opts.traitsOf(name)?.repeat ?? 'plain';
+  }
 
   private state(sessionId: string): SessionState {
     let s = this.sessions.get(sessionId);
@@ -108,7 +110,7 @@ export class RepeatGuard implements CallGuard {
       return errorResult('repeat_blocked', `${call.name} was called ${s.streak} times in a row with the same arguments; the earlier results still stand. Change the arguments or the approach, or finish with what you have.`);
     }
     const scan = s.scans.get(key);
-    if (isScanningTool(call.name) && scan && scan.same >= 3) {
+    if (this.repeatKind(call.name) === 'scan' && scan && scan.same >= 3) {
       return errorResult('repeat_blocked', `${call.name} returned the same result ${scan.same} times for these arguments; running it again will not change it. Use the earlier result or change approach.`);
     }
     return undefined;
@@ -119,8 +121,8 @@ export class RepeatGuard implements CallGuard {
     const s = this.state(sessionId);
     const key = `${call.name} ${canonicalArgs(call.arguments)}`;
     let out = result;
-    if (call.name === 'read_file' && result.ok && result.sha256 && result.realPath) out = this.checkRead(s, sessionId, call, result, ctx);
-    else if (isScanningTool(call.name) && result.ok) out = this.checkScan(s, key, call.name, result);
+    if (this.repeatKind(call.name) === 'file-read' && result.ok && result.sha256 && result.realPath) out = this.checkRead(s, sessionId, call, result, ctx);
+    else if (this.repeatKind(call.name) === 'scan' && result.ok) out = this.checkScan(s, key, call.name, result);
     if (s.streak === 3) out = withLine(out, `warning: this is the 3rd identical ${call.name} call in a row; a 4th will be refused. Use the result you have or change approach.`);
     const count = s.window.filter((k) => k === key).length;
     if (count >= LOOP_COUNT && !s.loopReported) {

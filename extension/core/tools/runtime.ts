@@ -6,7 +6,9 @@ import type { WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
 import { activeTools, deferredLine, EAGER_CORE } from './deferred';
 import { roleOf } from './roles';
-import { errorResult, type AnyTool, type ToolContext, type ToolResult } from './types';
+import { offerRefusal } from './policy/decide';
+import { sessionFacts } from './policy/facts';
+import type { AnyTool, ToolContext, ToolResult } from './types';
 
 /** What the runtime needs from the registry. */
 export interface ToolCatalog {
@@ -26,8 +28,6 @@ export interface CallGuard {
   /** A write or edit through Snowpea (or the editor, or the disk) changed this file. */
   invalidatePath?(realPath: string): void;
 }
-
-const CHILD_EXCLUDED: ReadonlySet<string> = new Set(['delegate_task', 'ask_user']);
 
 interface CachedBlock {
   key: string;
@@ -78,7 +78,6 @@ export class SessionToolRuntime implements ToolRuntime {
       extraEager: [...s['tools.eager'], ...(role.requiredTools ?? [])],
       loaded: session.loadedTools,
       narrowEager: session.isSubagent && role.readOnly ? role.eager : undefined,
-      readOnlyMode: session.mode !== 'code',
       allows: (t) => !this.refusalFor(session, t),
     });
     this.actives.set(session.id, { key, tools });
@@ -150,17 +149,9 @@ export class SessionToolRuntime implements ToolRuntime {
     return !this.refusalFor(session, tool);
   }
 
-  /** Subagents never delegate or ask the user; read-only roles never write (shell still asks for approval). */
+  /** The policy's rule for what a session may have at all (mode, subagent role), as the active set and calls see it. */
   private refusalFor(session: Session, tool: AnyTool): ToolResult | undefined {
-    if (!session.isSubagent) return undefined;
-    if (CHILD_EXCLUDED.has(tool.name)) {
-      return errorResult('policy_blocked', `${tool.name} is not available to a subagent; finish the task with what you have and report back.`);
-    }
-    const role = roleOf(session.role);
-    if (role.readOnly && (tool.permission === 'write' || (tool.permission === 'exec' && tool.name !== 'shell'))) {
-      return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${role.name} agent; report what should change instead.`);
-    }
-    return undefined;
+    return offerRefusal(tool, sessionFacts(session));
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, errorResult, okResult, type AnyTool } from './types';
+import { TOOL } from './names';
 
 const MAX_RESULTS = 5;
 
@@ -55,7 +56,8 @@ const input = z.object({
 
 export function createToolSearchTool(host: ToolSearchHost): AnyTool {
   return defineTool({
-    name: 'tool_search',
+    name: TOOL.tool_search,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'core',
     permission: 'read',
     deferred: false,

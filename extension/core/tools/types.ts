@@ -74,11 +74,24 @@ export interface ApprovalRequest {
   summary: string;
   /** Why this always asks (protected path, outside the workspace), if it does. */
   reason?: string;
-  /** True when auto-approve settings must not skip this request. */
+  /** True when no setting, earlier "always" answer or --yes skips this request. */
   alwaysAsk: boolean;
+  /** The whole call (pretty-printed arguments of exec and network tools) when the summary is shorter: shown in full, never cut. */
+  detail?: string;
 }
 
-export type ApprovalDecision = 'allow' | 'deny';
+/** The user's answer: once, always for this tool (window or run; ignored for requests that always ask), or no. */
+export type ApprovalDecision = 'allow' | 'allowAlways' | 'deny';
+
+/** What the user already said about approvals, for one agent (a window or a CLI run); policy/memory.ts holds it. */
+export interface ApprovalState {
+  /** Tools the user answered "always" for. */
+  readonly always: Set<string>;
+  /** Ordinary requests approved up front (CLI --yes). */
+  readonly preapproved: boolean;
+  /** Who set approvals.autoApprove. */
+  readonly autoApproveFrom: 'default' | 'user' | 'workspace';
+}
 
 export interface Approver {
   approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
@@ -118,6 +131,8 @@ export interface ToolContext {
   setMode?(mode: SessionMode): void | Promise<void>;
   /** Adds deferred tools to the session's loaded set (tool_search); returns the names that were new. */
   loadTools?(names: string[]): string[];
+  /** Earlier answers and up-front approval; absent: none. */
+  approvals?: ApprovalState;
   /** VS Code Workspace Trust: false runs read tools only. Undefined counts as trusted. */
   workspaceTrusted?: boolean;
   /**
@@ -157,8 +172,27 @@ export interface ApprovalScope {
   skip?: boolean;
 }
 
+/** What a tool is, declared in its definition; the policy, the repeat guard and the runtime read these, never the tool's name. */
+export interface ToolTraits {
+  /** Changes nothing (no writes, commands or commits): offered in plan/ask mode and to read-only subagents. */
+  readOnly: boolean;
+  /** How the repeat guard treats calls: 'file-read' (keyed by the file's content), 'scan' (an identical result is stubbed), 'plain'. */
+  repeat: 'file-read' | 'scan' | 'plain';
+  /** Offered to subagents (delegating further and asking the user are not). */
+  subagents: boolean;
+  /** Its result may carry images. */
+  images: boolean;
+  /**
+   * Reads, but runs programs the workspace can configure (git honours `.git/config`: core.fsmonitor,
+   * diff drivers, filters), so Restricted Mode refuses it like a write.
+   */
+  needsTrust?: boolean;
+}
+
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  /** A built-in tool's name comes from the name table (`TOOL.read_file`); createBuiltinTools checks the table against the tools. */
   name: string;
+  traits: ToolTraits;
   /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, mcp:<server>). */
   group: string;
   permission: Permission;
@@ -174,11 +208,6 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   jsonSchema?: Record<string, unknown>;
   /** Sent every round (eager) or loaded on demand through tool_search (deferred). */
   deferred: boolean;
-  /**
-   * Reads, but runs programs the workspace can configure (git honours `.git/config`: core.fsmonitor,
-   * diff drivers, filters), so Restricted Mode refuses it like a write.
-   */
-  needsTrust?: boolean;
   /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
   describeCall?(args: z.infer<S>): string;
   /** Declares the paths and summary the approval policy judges; without it only the permission counts. */

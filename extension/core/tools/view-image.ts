@@ -10,6 +10,7 @@ import { notFoundResult } from './core/missing';
 import { notRegularFileMessage } from './file-kind';
 import { resolveToolPath } from './paths';
 import { defineTool, errorResult, okResult, type ToolErrorCode } from './types';
+import { TOOL } from './names';
 
 const input = z.strictObject({
   path: z.string().min(1).describe('Image file path (PNG, JPEG, GIF or WebP), relative to the workspace root (or absolute).'),
@@ -26,7 +27,8 @@ const CODE_OF: Record<ImageErrorCode, ToolErrorCode> = {
 };
 
 export const viewImageTool = defineTool({
-  name: 'view_image',
+  name: TOOL.view_image,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: true },
   group: 'core',
   permission: 'read',
   deferred: false,

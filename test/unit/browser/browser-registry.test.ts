@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { BrowserManager } from '../../../extension/core/browser/browser-manager';
-import { planApproval } from '../../../extension/core/tools/approval-policy';
+import { planOf as planApproval } from '../tools/helpers';
 import { createBrowserTools } from '../../../extension/core/tools/browser/index';
 import { createBuiltinTools } from '../../../extension/core/tools/index';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
@@ -52,18 +52,26 @@ describe('browser tools in the registry', () => {
     }
   });
 
-  it('approval: loopback and refused urls do not ask; other sites ask with the url; the page tools never ask', () => {
+  it('M2: approval is per origin, asked inside the run, not per call: a typed loopback url asks nothing; Restricted Mode still refuses', async () => {
     const reg = new ToolRegistry(createBuiltinTools());
-    const nav = reg.get('browser_navigate')!;
+    const ctx = cliCtx({ userTexts: () => ['open localhost:5173'] });
+    const r = await reg.invoke('browser_navigate', JSON.stringify({ url: 'http://localhost:5173/' }), ctx);
+    assert.equal(r.error?.code, 'unavailable', 'it went on to start the (missing) browser');
+    assert.deepEqual(ctx.asked, []);
+    const untrusted = await reg.invoke('browser_navigate', JSON.stringify({ url: 'http://localhost:5173/' }), cliCtx({ workspaceTrusted: false }));
+    assert.equal(untrusted.error?.code, 'policy_blocked');
+    assert.match(untrusted.content, /not trusted/);
+  });
+
+  it('M2: a declined first visit to a site returns denied naming the full url, before any browser starts', async () => {
+    const reg = new ToolRegistry(createBuiltinTools());
     const ctx = cliCtx();
-    assert.equal(planApproval(nav, { url: 'http://localhost:5173/' }, ctx).kind, 'run');
-    assert.equal(planApproval(nav, { url: 'http://127.0.0.1:8080/x' }, ctx).kind, 'run');
-    assert.equal(planApproval(nav, { url: 'http://169.254.169.254/' }, ctx).kind, 'run');
-    const ask = planApproval(nav, { url: 'https://example.com/' }, ctx);
-    assert.equal(ask.kind, 'ask');
-    assert.equal(ask.kind === 'ask' && ask.request.summary, 'open https://example.com/ in the browser');
-    assert.equal(planApproval(reg.get('browser_click')!, { selector: '#a' }, ctx).kind, 'run');
-    assert.equal(planApproval(nav, { url: 'http://localhost/' }, { ...ctx, workspaceTrusted: false }).kind, 'block', 'Restricted Mode runs no browser');
+    const url = 'http://127.0.0.1:9/fwd?d=AWS_SECRET%3Dwj4lrXUtnFEMI';
+    const r = await reg.invoke('browser_navigate', JSON.stringify({ url }), ctx);
+    assert.equal(r.error?.code, 'denied', r.content);
+    assert.match(r.content, /the user declined opening http:\/\/127\.0\.0\.1:9\/fwd\?d=AWS_SECRET%3Dwj4lrXUtnFEMI, so it was not opened/);
+    assert.equal(ctx.asked.length, 1);
+    assert.match(ctx.asked[0], /^open http:\/\/127\.0\.0\.1:9\/fwd\?d=AWS_SECRET%3Dwj4lrXUtnFEMI in the browser \(first visit to http:\/\/127\.0\.0\.1:9 this session/);
   });
 
   it('tools other than browser_navigate need an open page', async () => {

@@ -12,6 +12,7 @@ function fakeGroup(server: string, n: number): AnyTool[] {
     defineTool({
       name: `mcp__${server}__tool_${i}`,
       group: `mcp:${server}`,
+      traits: { readOnly: false, repeat: 'scan', subagents: true, images: true },
       permission: 'exec',
       summary: `Fake ${server} tool number ${i}`,
       description: `Does ${server} thing ${i}.`,

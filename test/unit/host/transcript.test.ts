@@ -12,6 +12,7 @@ import { makePng } from '../../fixtures/images/make';
 const lookup: AnyTool = defineTool({
   name: 'mcp__docs__lookup',
   group: 'mcp:docs',
+  traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
   permission: 'read',
   summary: 'Look a word up',
   description: 'Looks a word up in the docs.',

@@ -8,7 +8,7 @@ import { SessionToolRuntime } from '../../../extension/core/tools/runtime';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 
 const fake = (name: string): AnyTool =>
-  defineTool({ name, group: 'mcp:fake', permission: 'exec', summary: name, description: name, input: z.object({}), deferred: true, run: async () => okResult('ok') }) as AnyTool;
+  defineTool({ name, traits: { readOnly: false, repeat: 'scan', subagents: true, images: true }, group: 'mcp:fake', permission: 'exec', summary: name, description: name, input: z.object({}), deferred: true, run: async () => okResult('ok') }) as AnyTool;
 
 const names = (tools: Array<{ function: { name: string } }>) => tools.map((t) => t.function.name);
 

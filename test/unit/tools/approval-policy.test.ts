@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { planApproval } from '../../../extension/core/tools/approval-policy';
+import { planOf as planApproval } from './helpers';
 import { call, makeCtx, registry, tempDir, writeTree } from './helpers';
 
 describe('tools: approval policy', () => {
@@ -38,8 +38,8 @@ describe('tools: approval policy', () => {
     assert.deepEqual(w.kind === 'ask' && w.request, { tool: 'write_file', permission: 'write', summary: 'write b.txt (1 line)', alwaysAsk: false });
     const s = planApproval(tool('shell'), { command: 'npm test' }, ctx);
     assert.equal(s.kind === 'ask' && s.request.summary, 'run: npm test');
-    assert.equal(planApproval(tool('write_file'), { path: 'b.txt', content: '' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'run');
-    assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['shell'] } })).kind, 'run');
+    assert.equal(planApproval(tool('write_file'), { path: 'b.txt', content: '' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'allow');
+    assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['shell'] } })).kind, 'allow');
     assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'ask');
   });
 
@@ -55,7 +55,7 @@ describe('tools: approval policy', () => {
     assert.equal(outsidePlan.kind === 'ask' && outsidePlan.request.alwaysAsk, true);
     assert.match(outsidePlan.kind === 'ask' ? outsidePlan.request.reason! : '', /outside the workspace/);
     // Reading a protected file inside the workspace is a plain read.
-    assert.equal(planApproval(tool('read_file'), { path: '.env' }, makeCtx(ws)).kind, 'run');
+    assert.equal(planApproval(tool('read_file'), { path: '.env' }, makeCtx(ws)).kind, 'allow');
   });
 
   it('a denied call returns denied, says the user declined, and does not run', async () => {
@@ -98,9 +98,9 @@ describe('tools: approval policy', () => {
     }
     assert.equal(fs.existsSync(marker), false, 'nothing from the repository ran');
 
-    // The threat is real: in a trusted workspace the same call runs the configured program.
+    // Trusted, git runs hardened (core.fsmonitor off): the call works and the program still does not run.
     assert.equal((await call(makeCtx(repo), 'git_status', {})).ok, true);
-    assert.equal(fs.existsSync(marker), true);
+    assert.equal(fs.existsSync(marker), false);
   });
 
   it('reads of Snowpea scratch files (full shell output) do not ask', async () => {

@@ -4,8 +4,10 @@ import * as path from 'node:path';
 import { defaultSettings, type Settings } from '../../../extension/core/settings/schema';
 import { createDiskFileReader } from '../../../extension/core/tools/disk-reader';
 import { createBuiltinTools } from '../../../extension/core/tools/index';
+import { decide, type Decision } from '../../../extension/core/tools/policy/decide';
+import { callFacts } from '../../../extension/core/tools/policy/facts';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
-import type { ApprovalDecision, ApprovalRequest, ToolContext, ToolResult } from '../../../extension/core/tools/types';
+import type { AnyTool, ApprovalDecision, ApprovalRequest, ToolContext, ToolResult } from '../../../extension/core/tools/types';
 
 const made: string[] = [];
 
@@ -99,4 +101,9 @@ export async function eventually(check: () => boolean, limitMs = 10_000): Promis
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/** The policy's decision for one call, without running or asking (allow / ask / refuse). */
+export function planOf(tool: AnyTool, args: unknown, ctx: ToolContext): Decision {
+  return decide(callFacts(tool, args, ctx));
 }

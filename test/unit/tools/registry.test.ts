@@ -7,6 +7,7 @@ import { call, makeCtx, tempDir, writeTree } from './helpers';
 
 const echo = defineTool({
   name: 'echo_args',
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
   group: 'test',
   permission: 'read',
   deferred: true,
@@ -19,7 +20,7 @@ const echo = defineTool({
 });
 
 function tool(name: string, run: AnyTool['run'], extra: Partial<AnyTool> = {}): AnyTool {
-  return { name, group: 'test', permission: 'read', deferred: true, summary: name, description: name, input: z.strictObject({}), run, ...extra };
+  return { name, traits: { readOnly: true, repeat: 'plain', subagents: true, images: false }, group: 'test', permission: 'read', deferred: true, summary: name, description: name, input: z.strictObject({}), run, ...extra };
 }
 
 describe('tools: registry', () => {

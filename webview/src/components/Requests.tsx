@@ -29,6 +29,11 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
         <Icon name="shield" /> <b>{request.tool}</b> wants to:
       </div>
       <pre className="request-summary">{request.summary}</pre>
+      {request.detail ? (
+        <pre className="request-summary request-detail" data-kind="approval-detail" tabIndex={0} aria-label="Full arguments">
+          {request.detail}
+        </pre>
+      ) : null}
       {request.reason ? (
         <div className="request-reason" data-kind="approval-reason">
           <Icon name="warning" /> {request.reason}

@@ -47,7 +47,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     ...s,
     approvals: [
       ...s.approvals.filter((a) => a.id !== m.id),
-      { id: m.id, tool: m.tool, summary: m.summary, ...(m.reason ? { reason: m.reason } : {}), ...(m.alwaysAsk ? { alwaysAsk: true } : {}) },
+      { id: m.id, tool: m.tool, summary: m.summary, ...(m.reason ? { reason: m.reason } : {}), ...(m.alwaysAsk ? { alwaysAsk: true } : {}), ...(m.detail ? { detail: m.detail } : {}) },
     ],
   }),
 

@@ -89,6 +89,8 @@ export interface ApprovalRequest {
   summary: string;
   reason?: string;
   alwaysAsk?: boolean;
+  /** The whole call (full arguments), when the summary is shorter. */
+  detail?: string;
 }
 
 export interface AskRequest {

@@ -7,7 +7,9 @@ import type { Locator, Page } from 'playwright-core';
 import type { BrowserManager } from '../../browser/browser-manager';
 import type { BrowserSession } from '../../browser/browser-session';
 import { consoleBlock } from '../../browser/console-log';
+import type { DocumentBlock } from '../../browser/block-log';
 import { BrowserUnavailableError, type LaunchSettings } from '../../browser/launcher';
+import type { ConsentContext } from '../../browser/origin-consent';
 import { PlaywrightMissingError } from '../../browser/playwright-loader';
 import type { PolicyOptions } from '../../browser/url-policy';
 import { errorResult, type ToolContext, type ToolResult } from '../types';
@@ -24,27 +26,67 @@ export function launchOf(ctx: ToolContext): LaunchSettings {
   };
 }
 
+/**
+ * The user's consent rules for the browser tool `tool` in this call, as for any network call:
+ * approvals.autoApprove (tool name or `network`; never a workspace value), an earlier "always"
+ * answer for the tool, or --yes count as agreed; otherwise the approver asks.
+ */
+export function consentOf(ctx: ToolContext, tool: string): ConsentContext {
+  const auto = ctx.approvals?.autoApproveFrom === 'workspace' ? [] : (ctx.settings['approvals.autoApprove'] ?? []);
+  const agreed = () => auto.includes(tool) || auto.includes('network') || !!ctx.approvals?.preapproved || !!ctx.approvals?.always.has(tool);
+  return {
+    tool,
+    autoApproved: agreed(),
+    typedTexts: ctx.userTexts?.() ?? [],
+    ask: async (summary) => {
+      const d = await ctx.approver.approve({ tool, permission: 'network', summary, alwaysAsk: false }, ctx.signal);
+      if (ctx.signal.aborted) return false;
+      if (d === 'allowAlways') ctx.approvals?.always.add(tool);
+      return d === 'allow' || d === 'allowAlways';
+    },
+  };
+}
+
 /** Appends the console errors, warnings and exceptions not reported yet. */
 export function withConsole(r: ToolResult, s: BrowserSession | undefined): ToolResult {
   const block = s ? consoleBlock(s.console) : '';
   return block ? { ...r, content: r.content + block } : r;
 }
 
-/**
- * policy_blocked when the URL policy refused a page's own document (a navigation, redirect, popup)
- * since `mark`; the page is taken back to where it was first.
- */
-export async function refusalSince(s: BrowserSession, mark: number, what: string): Promise<ToolResult | undefined> {
-  const b = s.blocks.since(mark).find((x) => x.mainFrame);
-  if (!b) return undefined;
-  await s.leaveRefusedPage(b.url);
-  return errorResult('policy_blocked', `${what} led to ${b.url}, which was not opened: ${b.reason}. The page is at ${s.currentUrl()}.`);
+/** The result for a page's own document that did not go through. */
+function blockResult(b: DocumentBlock, what: string, at: string): ToolResult {
+  if (b.kind === 'declined') return errorResult('denied', `${what}: ${b.reason} (${b.url}). The page is at ${at}.`);
+  if (b.kind === 'unreachable') return errorResult('failed', `${what} failed: ${b.reason}, so ${b.url} did not load. The page is at ${at}.`);
+  return errorResult('policy_blocked', `${what} led to ${b.url}, which was not opened: ${b.reason}. The page is at ${at}.`);
 }
 
-/** One line per frame the policy kept out of the page since `mark`. */
-function frameNotes(s: BrowserSession, mark: number): string {
-  const frames = s.blocks.since(mark).filter((x) => !x.mainFrame);
+/**
+ * The outcome when a page's own document (a navigation, redirect, popup) of action `action` was
+ * refused by the URL policy (policy_blocked), declined by the user (denied) or could not be reached
+ * (failed); the page is taken back to where it was first.
+ */
+export async function refusalSince(s: BrowserSession, action: number, what: string): Promise<ToolResult | undefined> {
+  const b = s.blocks.during(action).find((x) => x.mainFrame);
+  if (!b) return undefined;
+  await s.leaveRefusedPage(b.url);
+  return blockResult(b, what, s.currentUrl());
+}
+
+/** One line per frame the policy kept out of the page during `action`. */
+function frameNotes(s: BrowserSession, action: number): string {
+  const frames = s.blocks.during(action).filter((x) => !x.mainFrame);
   return frames.map((f) => `\nA frame of this page was not loaded (policy_blocked): ${f.url}: ${f.reason}`).join('');
+}
+
+/**
+ * What the page tried between tool calls (a late script or timer navigation): the page is taken
+ * back from the error page first; reported once, and not as this call's outcome.
+ */
+async function betweenNotes(s: BrowserSession): Promise<string> {
+  const idle = s.blocks.takeBetweenActions();
+  if (idle.length) await s.settle();
+  for (const b of idle) await s.leaveRefusedPage(b.url);
+  return idle.map((b) => `\nBetween tool calls the page tried to open ${b.url}; it was not opened: ${b.reason}.`).join('');
 }
 
 function errorText(e: unknown): string {
@@ -70,17 +112,20 @@ export interface PageActionOptions {
   create: boolean;
   /** Words for errors ("clicking #buy"). */
   doing: string;
+  /** The tool's name, for approvals of navigations to new origins. */
+  tool: string;
 }
 
 /**
- * Runs an action on the session's page. Refusals of the URL policy during the action become
- * policy_blocked; the result ends with the console block either way.
+ * Runs an action on the session's page. A navigation to an origin the user has not agreed to asks
+ * them; refusals of the URL policy during the action become policy_blocked, declined navigations
+ * denied; the result ends with the console block either way.
  */
 export async function onSessionPage(
   m: BrowserManager,
   ctx: ToolContext,
   o: PageActionOptions,
-  action: (s: BrowserSession, mark: number) => Promise<ToolResult>,
+  action: (s: BrowserSession, actionId: number) => Promise<ToolResult>,
 ): Promise<ToolResult> {
   let s: BrowserSession | undefined;
   try {
@@ -93,16 +138,17 @@ export async function onSessionPage(
   if (!s) return errorResult('failed', NO_PAGE);
   const session = s;
   session.policy = policyOf(ctx);
-  return session.exclusive(async () => {
-    const mark = session.blocks.mark();
+  return session.action(consentOf(ctx, o.tool), async (id) => {
+    const earlier = await betweenNotes(session).catch(() => '');
     let r: ToolResult;
     try {
-      r = await action(session, mark);
+      r = await action(session, id);
     } catch (e) {
       await session.settle().catch(() => undefined);
-      r = (await refusalSince(session, mark, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
+      r = (await refusalSince(session, id, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
     }
-    if (r.ok) r = { ...r, content: r.content + frameNotes(session, mark) };
+    if (r.ok) r = { ...r, content: r.content + frameNotes(session, id) };
+    r = { ...r, content: r.content + earlier };
     return withConsole(r, session);
   });
 }

@@ -3,12 +3,14 @@ import type { BrowserManager } from '../../browser/browser-manager';
 import { formatConsoleReport } from '../../browser/console-log';
 import { defineTool, okResult } from '../types';
 import { onSessionPage } from './common';
+import { TOOL } from '../names';
 
 const input = z.strictObject({});
 
 export function browserConsoleTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_console',
+    name: TOOL.browser_console,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -20,7 +22,7 @@ export function browserConsoleTool(m: BrowserManager) {
     describeCall: () => 'read the browser console',
     approval: () => ({ skip: true }),
     async run(_a, ctx) {
-      return onSessionPage(m, ctx, { create: false, doing: 'reading the console' }, async (s) => {
+      return onSessionPage(m, ctx, { tool: 'browser_console', create: false, doing: 'reading the console' }, async (s) => {
         const lines = formatConsoleReport(s.console.take());
         if (!lines.length) return okResult(`No console errors, warnings or uncaught exceptions since the last report (page: ${s.currentUrl()}).`);
         return okResult(`Console errors, warnings and exceptions (page: ${s.currentUrl()}):\n${lines.join('\n')}`);

@@ -1,31 +1,19 @@
 import { z } from 'zod';
 import type { BrowserManager } from '../../browser/browser-manager';
 import { describePage } from '../../browser/page-text';
-import { checkUrl, checkUrlWithoutDns } from '../../browser/url-policy';
-import { classifyIp } from '../../browser/address-class';
-import { parseIp } from '../../browser/ip';
-import { defineTool, errorResult, okResult, type ToolContext } from '../types';
-import { onSessionPage, policyOf, refusalSince, withConsole } from './common';
+import { checkUrl } from '../../browser/url-policy';
+import { defineTool, errorResult, okResult } from '../types';
+import { consentOf, onSessionPage, policyOf, refusalSince, withConsole } from './common';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   url: z.string().min(1).describe('The http(s) url to open, e.g. http://localhost:5173/ or https://example.com/docs.'),
 });
 
-/** Loopback by its text alone (no DNS in the approval step). */
-function isLiteralLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.toLowerCase().replace(/\.+$/, '');
-    if (host === 'localhost' || host.endsWith('.localhost')) return true;
-    const ip = parseIp(host);
-    return !!ip && classifyIp(ip).kind === 'loopback';
-  } catch {
-    return false;
-  }
-}
-
 export function browserNavigateTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_navigate',
+    name: TOOL.browser_navigate,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -33,22 +21,26 @@ export function browserNavigateTool(m: BrowserManager) {
     description:
       'Open an http(s) url in this session\'s browser page (created on first use, 1280x800) and return its url, title and visible text (capped). ' +
       'Then use browser_click, browser_type, browser_press, browser_scroll to interact and browser_snapshot or browser_screenshot to look again. ' +
-      'Cloud-metadata and (depending on settings) loopback/LAN addresses are refused with policy_blocked.',
+      'Cloud-metadata and (depending on settings) loopback/LAN addresses are refused with policy_blocked. ' +
+      'The first visit to each site (origin) in a session asks the user unless they typed its address; if they decline, the result is denied.',
     input,
     describeCall: (a) => `open ${a.url}`,
-    approval: (a, ctx: ToolContext) => {
-      // Nothing happens for a url the policy refuses by its text, so there is nothing to approve.
-      const quick = checkUrlWithoutDns(a.url, policyOf(ctx));
-      if ((quick && !quick.allowed) || isLiteralLoopback(a.url)) return { skip: true };
-      return { summary: `open ${a.url} in the browser` };
-    },
+    // Approval is per origin, not per call: run() asks the first time each site is opened (see OriginConsent).
+    approval: () => ({ skip: true }),
     async run(a, ctx) {
       const verdict = await checkUrl(a.url, policyOf(ctx), m.resolver);
       if (!verdict.allowed) {
         const r = errorResult(verdict.code, `${a.url} was not opened: ${verdict.reason}.`);
         return withConsole(r, await m.existing(ctx.session.id));
       }
-      return onSessionPage(m, ctx, { create: true, doing: `opening ${a.url}` }, async (s, mark) => {
+      // Asked before the browser starts, so a declined site costs nothing and reaches nothing.
+      const consent = await m.consent(ctx.session.id).check(a.url, false, consentOf(ctx, 'browser_navigate'));
+      if (ctx.signal.aborted) return errorResult('cancelled', `opening ${a.url} was cancelled before it ran.`);
+      if (!consent.ok) {
+        const r = errorResult('denied', `${consent.reason}. Take another approach or ask the user what they want.`);
+        return withConsole(r, await m.existing(ctx.session.id));
+      }
+      return onSessionPage(m, ctx, { tool: 'browser_navigate', create: true, doing: `opening ${a.url}` }, async (s, mark) => {
         const page = await s.page();
         const response = await page.goto(a.url, { waitUntil: 'domcontentloaded' });
         await s.settle();

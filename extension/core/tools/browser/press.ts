@@ -4,6 +4,7 @@ import type { BrowserManager } from '../../browser/browser-manager';
 import { pageHeader } from '../../browser/page-text';
 import { defineTool, errorResult, okResult } from '../types';
 import { onSessionPage, refusalSince } from './common';
+import { TOOL } from '../names';
 
 const MAX_HOLD_MS = 10_000;
 
@@ -47,7 +48,8 @@ async function hold(page: Page, keys: string[], ms: number, signal: AbortSignal)
 
 export function browserPressTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_press',
+    name: TOOL.browser_press,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -59,7 +61,7 @@ export function browserPressTool(m: BrowserManager) {
     describeCall: (a) => `press ${a.key}${a.hold_ms ? ` for ${a.hold_ms} ms` : ''}`,
     approval: () => ({ skip: true }),
     async run(a, ctx) {
-      return onSessionPage(m, ctx, { create: false, doing: `pressing ${a.key}` }, async (s, mark) => {
+      return onSessionPage(m, ctx, { tool: 'browser_press', create: false, doing: `pressing ${a.key}` }, async (s, mark) => {
         const page = await s.page();
         const keys = splitCombo(a.key);
         try {

@@ -3,6 +3,7 @@ import type { BrowserManager } from '../../browser/browser-manager';
 import { ImageError } from '../../images/limits';
 import { defineTool, errorResult, okResult } from '../types';
 import { findElement, notFound, onSessionPage } from './common';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   full_page: z.boolean().optional().describe('Capture the whole scrollable page instead of the 1280x800 viewport.'),
@@ -13,7 +14,8 @@ let shots = 0;
 
 export function browserScreenshotTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_screenshot',
+    name: TOOL.browser_screenshot,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: true },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -34,7 +36,7 @@ export function browserScreenshotTool(m: BrowserManager) {
         );
       }
       if (!store) return errorResult('unavailable', 'images cannot be attached in this session (no attachment store); call browser_snapshot to read the page instead');
-      return onSessionPage(m, ctx, { create: false, doing: 'taking a screenshot' }, async (s) => {
+      return onSessionPage(m, ctx, { tool: 'browser_screenshot', create: false, doing: 'taking a screenshot' }, async (s) => {
         const page = await s.page();
         let png: Buffer;
         if (a.selector) {

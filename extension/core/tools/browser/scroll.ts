@@ -4,6 +4,7 @@ import { VIEWPORT } from '../../browser/browser-session';
 import { pageScroll } from '../../browser/page-text';
 import { defineTool, okResult } from '../types';
 import { onSessionPage } from './common';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   direction: z.enum(['down', 'up', 'top', 'bottom']).optional().describe('Which way to scroll (default down); top and bottom jump to either end.'),
@@ -21,7 +22,8 @@ const SCROLL_SCRIPT = `(([dy, mode]) => {
 
 export function browserScrollTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_scroll',
+    name: TOOL.browser_scroll,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -33,7 +35,7 @@ export function browserScrollTool(m: BrowserManager) {
     describeCall: (a) => `scroll ${a.direction ?? 'down'}${a.pixels ? ` ${a.pixels}px` : ''}`,
     approval: () => ({ skip: true }),
     async run(a, ctx) {
-      return onSessionPage(m, ctx, { create: false, doing: 'scrolling' }, async (s) => {
+      return onSessionPage(m, ctx, { tool: 'browser_scroll', create: false, doing: 'scrolling' }, async (s) => {
         const page = await s.page();
         const mode = a.direction ?? 'down';
         const step = a.pixels ?? Math.round(VIEWPORT.height * 0.9);

@@ -3,12 +3,14 @@ import type { BrowserManager } from '../../browser/browser-manager';
 import { describePage, pageElements, pageScroll } from '../../browser/page-text';
 import { defineTool, okResult } from '../types';
 import { onSessionPage } from './common';
+import { TOOL } from '../names';
 
 const input = z.strictObject({});
 
 export function browserSnapshotTool(m: BrowserManager) {
   return defineTool({
-    name: 'browser_snapshot',
+    name: TOOL.browser_snapshot,
+    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
@@ -20,7 +22,7 @@ export function browserSnapshotTool(m: BrowserManager) {
     describeCall: () => 'snapshot the page',
     approval: () => ({ skip: true }),
     async run(_a, ctx) {
-      return onSessionPage(m, ctx, { create: false, doing: 'reading the page' }, async (s) => {
+      return onSessionPage(m, ctx, { tool: 'browser_snapshot', create: false, doing: 'reading the page' }, async (s) => {
         const page = await s.page();
         const [text, pos, elements] = await Promise.all([describePage(page), pageScroll(page), pageElements(page).catch(() => [])]);
         const scroll = `Scroll: y=${pos.y} of ${pos.height} px (viewport ${pos.viewport} px)`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   question: z.string().min(1).describe('The question, complete and answerable on its own.'),
@@ -7,7 +8,8 @@ const input = z.strictObject({
 });
 
 export const askUserTool = defineTool({
-  name: 'ask_user',
+  name: TOOL.ask_user,
+  traits: { readOnly: true, repeat: 'plain', subagents: false, images: false },
   group: 'core',
   permission: 'interact',
   deferred: false,

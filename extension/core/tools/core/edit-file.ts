@@ -5,6 +5,7 @@ import { defineTool, errorResult, okResult } from '../types';
 import { notFoundResult } from './missing';
 import { nearestRegions } from './similar-lines';
 import { checkWritable, writerOf } from './write-target';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace root (or absolute).'),
@@ -30,7 +31,8 @@ function lineOf(text: string, index: number): number {
 }
 
 export const editFileTool = defineTool({
-  name: 'edit_file',
+  name: TOOL.edit_file,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
   group: 'core',
   permission: 'write',
   deferred: false,

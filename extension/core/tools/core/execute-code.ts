@@ -6,6 +6,7 @@ import { outcomeResult } from '../exec/outcome-result';
 import { runProcess, toolEnv } from '../exec/run-process';
 import { displayPath, realRoot } from '../paths';
 import { defineTool, errorResult, type AnyTool } from '../types';
+import { TOOL } from '../names';
 
 /**
  * Runs the snippet (argv[1]) as __main__ after appending the folders to import from (argv[2:]) at the
@@ -40,7 +41,8 @@ const input = z.strictObject({
 /** execute_code with a given interpreter (tests point it at a missing one). */
 export function makeExecuteCodeTool(python = 'python3'): AnyTool {
   return defineTool({
-    name: 'execute_code',
+    name: TOOL.execute_code,
+    traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
     group: 'core',
     permission: 'exec',
     deferred: false,

@@ -7,6 +7,7 @@ import { printedPath } from '../search/grep-js';
 import { walkFiles } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
 import { notFoundResult } from './missing';
+import { TOOL } from '../names';
 
 const MAX_FILES = 500;
 
@@ -29,7 +30,8 @@ function startOf(a: { pattern: string; path?: string }): string {
 }
 
 export const globTool = defineTool({
-  name: 'glob',
+  name: TOOL.glob,
+  traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
   group: 'core',
   permission: 'read',
   deferred: false,

@@ -5,6 +5,7 @@ import { findRipgrep, makeRipgrepBackend } from '../search/grep-rg';
 import type { GrepOutcome } from '../search/grep-types';
 import { defineTool, errorResult, okResult, type AnyTool } from '../types';
 import { notFoundResult } from './missing';
+import { TOOL } from '../names';
 
 const DEFAULT_MAX = 100;
 const LINE_CLIP = 300;
@@ -37,7 +38,8 @@ function skippedNote(out: Extract<GrepOutcome, { ok: true }>): string[] {
 /** grep with a chosen backend (tests run both and compare). */
 export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
   return defineTool({
-    name: 'grep',
+    name: TOOL.grep,
+    traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
     group: 'core',
     permission: 'read',
     deferred: false,

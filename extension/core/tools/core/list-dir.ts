@@ -6,6 +6,7 @@ import { realRoot, resolveToolPath } from '../paths';
 import { IgnoreStack } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
 import { notFoundResult } from './missing';
+import { TOOL } from '../names';
 
 const MAX_ENTRIES = 500;
 
@@ -29,7 +30,8 @@ function childCount(dir: string): string {
 }
 
 export const listDirTool = defineTool({
-  name: 'list_dir',
+  name: TOOL.list_dir,
+  traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
   group: 'fs',
   permission: 'read',
   deferred: true,

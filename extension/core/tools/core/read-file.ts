@@ -6,6 +6,7 @@ import { resolveToolPath } from '../paths';
 import { decodeText, looksBinary, numbered, splitLines } from '../text';
 import { defineTool, errorResult, okResult } from '../types';
 import { notFoundResult } from './missing';
+import { TOOL } from '../names';
 
 export const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Longest line shown whole; longer lines are clipped with a marker. */
@@ -21,7 +22,8 @@ const input = z.strictObject({
 });
 
 export const readFileTool = defineTool({
-  name: 'read_file',
+  name: TOOL.read_file,
+  traits: { readOnly: true, repeat: 'file-read', subagents: true, images: false },
   group: 'core',
   permission: 'read',
   deferred: false,

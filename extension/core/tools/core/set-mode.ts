@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { READ_ONLY_MODES, SESSION_MODES } from '../modes';
 import { defineTool, errorResult, okResult, type SessionMode } from '../types';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]]).describe('code: every tool; plan and ask: read-only (no writes, commands or commits).'),
@@ -13,7 +14,8 @@ const MEANING: Record<SessionMode, string> = {
 };
 
 export const setModeTool = defineTool({
-  name: 'set_mode',
+  name: TOOL.set_mode,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
   group: 'core',
   permission: 'read',
   deferred: false,

@@ -4,6 +4,7 @@ import { outcomeResult } from '../exec/outcome-result';
 import { runProcess } from '../exec/run-process';
 import { displayPath, resolveToolPath } from '../paths';
 import { defineTool, errorResult } from '../types';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   command: z.string().min(1).describe('The bash command line to run.'),
@@ -17,7 +18,8 @@ const oneLine = (s: string, max = 120) => {
 };
 
 export const shellTool = defineTool({
-  name: 'shell',
+  name: TOOL.shell,
+  traits: { readOnly: false, repeat: 'scan', subagents: true, images: false },
   group: 'core',
   permission: 'exec',
   deferred: false,

@@ -6,6 +6,7 @@ import { walkFiles } from '../search/walk';
 import { listSkills, parseSkillFile, readSkillFile, skillsRootOf, SKILL_MAX_BYTES, type Skill } from '../skills';
 import { closeNames } from '../suggest';
 import { defineTool, errorResult, okResult } from '../types';
+import { TOOL } from '../names';
 
 const MAX_LISTED = 50;
 
@@ -27,7 +28,8 @@ async function skillFiles(skill: Skill, workspaceRoot: string, signal: AbortSign
 }
 
 export const skillViewTool = defineTool({
-  name: 'skill_view',
+  name: TOOL.skill_view,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
   group: 'core',
   permission: 'read',
   deferred: false,

@@ -3,6 +3,7 @@ import { resolveToolPath } from '../paths';
 import { countLines, decodeText } from '../text';
 import { defineTool, okResult } from '../types';
 import { checkWritable, writerOf } from './write-target';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace root (or absolute).'),
@@ -12,7 +13,8 @@ const input = z.strictObject({
 const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
 
 export const writeFileTool = defineTool({
-  name: 'write_file',
+  name: TOOL.write_file,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
   group: 'core',
   permission: 'write',
   deferred: false,

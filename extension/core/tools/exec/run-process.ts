@@ -16,7 +16,7 @@ export interface RunProcessOptions {
   /** Most characters of output the caller keeps (head + tail); the rest goes only to the file. */
   maxChars: number;
   scratchDir: string;
-  /** File-name prefix of the saved output ("shell", "python"). */
+  /** File-name prefix of the saved output (shell, python). */
   label: string;
   onOutput?(chunk: string): void;
   env?: NodeJS.ProcessEnv;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
 import { gitFailure, gitOrError, runGit } from './run-git';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   message: z.string().trim().min(1).describe('The commit message: a short subject line, then a blank line and details if useful.'),
@@ -8,7 +9,8 @@ const input = z.strictObject({
 });
 
 export const gitCommitTool = defineTool({
-  name: 'git_commit',
+  name: TOOL.git_commit,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
   group: 'git',
   permission: 'exec',
   deferred: true,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capText } from '../exec/cap-text';
 import { defineTool, okResult } from '../types';
 import { gitOrError } from './run-git';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   path: z.string().min(1).optional().describe('Only this file or folder, relative to the workspace root.'),
@@ -9,9 +10,9 @@ const input = z.strictObject({
 });
 
 export const gitDiffTool = defineTool({
-  name: 'git_diff',
+  name: TOOL.git_diff,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false, needsTrust: true },
   group: 'git',
-  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show changes as a unified diff (git diff).',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capText } from '../exec/cap-text';
 import { defineTool, okResult } from '../types';
 import { gitOrError } from './run-git';
+import { TOOL } from '../names';
 
 const DEFAULT_COUNT = 20;
 
@@ -11,9 +12,9 @@ const input = z.strictObject({
 });
 
 export const gitLogTool = defineTool({
-  name: 'git_log',
+  name: TOOL.git_log,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false, needsTrust: true },
   group: 'git',
-  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show recent commits (git log).',

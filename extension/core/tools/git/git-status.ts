@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { capText } from '../exec/cap-text';
 import { defineTool, okResult } from '../types';
 import { gitOrError } from './run-git';
+import { TOOL } from '../names';
 
 export const gitStatusTool = defineTool({
-  name: 'git_status',
+  name: TOOL.git_status,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false, needsTrust: true },
   group: 'git',
-  needsTrust: true,
   permission: 'read',
   deferred: true,
   summary: 'Show the branch and changed files (git status).',

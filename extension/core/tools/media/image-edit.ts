@@ -8,6 +8,7 @@ import { defineTool, errorResult, okResult } from '../types';
 import { imageBytesOf } from './image-response';
 import { mediaClient, mediaError } from './media-client';
 import { attachSaved, besidePath, inputFile, isResult, saveOutput } from './media-files';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   path: z.string().min(1).describe('The image to edit (PNG, JPEG or WebP), relative to the workspace.'),
@@ -18,7 +19,8 @@ const input = z.strictObject({
 const target = (root: string, a: z.infer<typeof input>) => a.output ?? besidePath(root, a.path, 'edited', '.png');
 
 export const mediaImageEditTool = defineTool({
-  name: 'media_image_edit',
+  name: TOOL.media_image_edit,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: true },
   group: 'media',
   permission: 'write',
   deferred: true,

@@ -5,6 +5,7 @@ import { defineTool, errorResult, okResult } from '../types';
 import { imageBytesOf } from './image-response';
 import { mediaClient, mediaError } from './media-client';
 import { attachSaved, freePath, isResult, saveOutput, slugOf } from './media-files';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   prompt: z.string().min(1).describe('What the image should show.'),
@@ -21,7 +22,8 @@ function target(workspaceRoot: string, a: z.infer<typeof input>): string {
 }
 
 export const mediaImageGenerateTool = defineTool({
-  name: 'media_image_generate',
+  name: TOOL.media_image_generate,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: true },
   group: 'media',
   permission: 'write',
   deferred: true,

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Jimp as JimpClass } from 'jimp';
+import { TOOL } from '../names';
 
 /** jimp is loaded on first use (a 1.5 MB bundle), never at activation. */
 async function loadJimp(): Promise<typeof JimpClass> {
@@ -60,7 +61,8 @@ function describe(a: Args): string {
 }
 
 export const mediaImageTransformTool = defineTool({
-  name: 'media_image_transform',
+  name: TOOL.media_image_transform,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: true },
   group: 'media',
   permission: 'write',
   deferred: true,

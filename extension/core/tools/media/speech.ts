@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
 import { mediaClient, mediaError } from './media-client';
 import { isResult, saveOutput } from './media-files';
+import { TOOL } from '../names';
 
 const FORMATS = ['mp3', 'wav', 'opus', 'aac', 'flac', 'pcm'] as const;
 type Format = (typeof FORMATS)[number];
@@ -15,7 +16,8 @@ const input = z.strictObject({
 });
 
 export const mediaSpeechTool = defineTool({
-  name: 'media_speech',
+  name: TOOL.media_speech,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
   group: 'media',
   permission: 'write',
   deferred: true,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
 import { mediaClient, mediaError } from './media-client';
 import { inputFile, isResult } from './media-files';
+import { TOOL } from '../names';
 
 /** The transcription APIs take files up to 25 MB. */
 const MAX_BYTES = 25 * 1024 * 1024;
@@ -15,7 +16,8 @@ const input = z.strictObject({
 });
 
 export const mediaTranscribeTool = defineTool({
-  name: 'media_transcribe',
+  name: TOOL.media_transcribe,
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
   group: 'media',
   permission: 'network',
   deferred: true,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, errorResult, okResult } from '../types';
 import { MEMORY_CAP, memoryDisplay, memoryFile, readEntries, render, writeEntries, type MemoryScope } from './memory-store';
+import { TOOL } from '../names';
 
 const input = z.object({
   action: z.enum(['add', 'replace', 'remove', 'read']).describe('add an entry, replace or remove the entry containing old_text, or read the store'),
@@ -34,7 +35,8 @@ const actions: Record<Args['action'], (entries: string[], a: Args) => string[] |
 };
 
 export const memoryTool = defineTool({
-  name: 'memory',
+  name: TOOL.memory,
+  traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
   group: 'memory',
   permission: 'write',
   deferred: true,

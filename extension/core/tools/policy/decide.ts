@@ -1,0 +1,96 @@
+import type { SourceScope } from '../../settings/load';
+import { READ_ONLY_MODES } from '../modes';
+import { errorResult, type ApprovalRequest, type Permission, type ToolResult, type ToolTraits } from '../types';
+
+/**
+ * The one place that decides what a tool call may do. Everything it weighs arrives as plain facts
+ * (facts.ts gathers them), so the decision is a pure function a table of cases can test; the host
+ * and CLI approvers only put the resulting question to the user.
+ */
+
+
+/** Permissions that ask the user unless allowed another way. `read` runs freely inside the workspace; `agent` (delegate_task) runs, its child's calls ask for themselves. */
+const ASKING_PERMISSIONS: ReadonlySet<Permission> = new Set(['write', 'exec', 'network', 'interact']);
+
+/** A path the call touches, classified after real-path resolution. */
+export interface PathFact {
+  /** 'inside' and 'scratch' (Snowpea's own output files, read) need nothing; the others always ask, with `reason`. */
+  class: 'inside' | 'scratch' | 'outside' | 'protected' | 'sensitive';
+  reason?: string;
+}
+
+/** The session a call runs in: its mode, and for a subagent its role's limits. */
+export interface SessionFacts {
+  mode: string;
+  child?: { role: string; readOnlyRole: boolean; roleKeeps: readonly string[] };
+}
+
+export interface CallFacts extends SessionFacts {
+  tool: { name: string; permission: Permission; traits: ToolTraits };
+  /** VS Code Workspace Trust (the CLI trusts the folder it runs in). */
+  trusted: boolean;
+  paths: PathFact[];
+  /** The tool asks even though its permission would not (set_mode leaving a read-only mode). */
+  forceAsk: boolean;
+  /** The call is itself a question to the user (ask_user): never asked about. */
+  noAsk: boolean;
+  summary: string;
+  /** The whole call as the user should judge it (full arguments), when the summary is shorter. */
+  detail?: string;
+  /** approvals.autoApprove and who set it: a workspace value never counts. */
+  autoApprove: { entries: readonly string[]; from: SourceScope | 'default' };
+  /** The user answered "always" for this tool earlier in this window or run. */
+  alwaysAllowed: boolean;
+  /** The user approved ordinary requests up front (CLI --yes); never covers requests that always ask. */
+  preapproved: boolean;
+}
+
+export type Decision = { kind: 'allow' } | { kind: 'ask'; request: ApprovalRequest } | { kind: 'refuse'; result: ToolResult };
+
+/** Why a session may not have this tool at all (its mode, or a subagent's role), shown to the model; undefined when it may. */
+export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: SessionFacts): ToolResult | undefined {
+  if (s.child && !tool.traits.subagents) {
+    return errorResult('policy_blocked', `${tool.name} is not available to a subagent; finish the task with what you have and report back.`);
+  }
+  if (READ_ONLY_MODES.has(s.mode) && !tool.traits.readOnly) {
+    return errorResult(
+      'mode_blocked',
+      `${tool.name} is not available in ${s.mode} mode, which is read-only (no writes, commands or commits). Use read tools, or call set_mode with mode "code" to ask the user to switch.`,
+    );
+  }
+  if (s.child?.readOnlyRole && !tool.traits.readOnly && !s.child.roleKeeps.includes(tool.name)) {
+    return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${s.child.role} agent; report what should change instead.`);
+  }
+  return undefined;
+}
+
+export function decide(f: CallFacts): Decision {
+  const refusal = offerRefusal(f.tool, f);
+  if (refusal) return { kind: 'refuse', result: refusal };
+  const { name, permission, traits } = f.tool;
+  if (!f.trusted && (permission !== 'read' || traits.needsTrust)) {
+    const why = traits.needsTrust ? `so tools that run programs the workspace configures (${name} runs git, which follows the repository's config) do not run` : 'so only read tools run';
+    return {
+      kind: 'refuse',
+      result: errorResult('policy_blocked', `${name} is not available: this workspace is not trusted (Restricted Mode), ${why}. Use read tools (read_file, grep, glob), or ask the user to trust the workspace.`),
+    };
+  }
+  if (f.noAsk) return { kind: 'allow' };
+  const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}) };
+  const reasons = f.paths.flatMap((p) => (p.class === 'inside' || p.class === 'scratch' ? [] : [p.reason ?? p.class]));
+  // Outside the workspace, protected and sensitive paths: no setting, "always" answer or --yes skips the question.
+  if (reasons.length > 0) return { kind: 'ask', request: { ...base, reason: reasons.join('; '), alwaysAsk: true } };
+  if (!f.forceAsk && !ASKING_PERMISSIONS.has(permission)) return { kind: 'allow' };
+  if (f.alwaysAllowed || f.preapproved) return { kind: 'allow' };
+  const auto = f.autoApprove.from === 'workspace' ? [] : f.autoApprove.entries;
+  if (auto.includes(name) || auto.includes(permission)) return { kind: 'allow' };
+  return { kind: 'ask', request: { ...base, alwaysAsk: false } };
+}
+
+/** What the user's answer means: run or not, and whether "always" is remembered (never for requests that always ask). */
+export function settle(request: ApprovalRequest, answer: 'allow' | 'allowAlways' | 'deny'): { run: boolean; remember: boolean; result?: ToolResult } {
+  if (answer === 'deny') {
+    return { run: false, remember: false, result: errorResult('denied', `the user declined ${request.summary}; it did not run. Take another approach or ask the user what they want.`) };
+  }
+  return { run: true, remember: answer === 'allowAlways' && !request.alwaysAsk };
+}

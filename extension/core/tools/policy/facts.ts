@@ -1,0 +1,46 @@
+import { isWithin, realPathLoose, resolveToolPath } from '../paths';
+import { roleOf } from '../roles';
+import type { AnyTool, ApprovalPath, ToolContext } from '../types';
+import type { CallFacts, PathFact, SessionFacts } from './decide';
+
+/** Permissions whose calls show the user the whole arguments, since a summary can hide what runs or where data goes. */
+const DETAILED = new Set(['exec', 'network']);
+
+export function sessionFacts(session: { mode: string; role: string; isSubagent: boolean }): SessionFacts {
+  if (!session.isSubagent) return { mode: session.mode };
+  const role = roleOf(session.role);
+  return { mode: session.mode, child: { role: role.name, readOnlyRole: !!role.readOnly, roleKeeps: role.eager ?? [] } };
+}
+
+/** Classifies one path a call declares, after real-path resolution (symlinks, `..`, case). */
+export function pathFact(p: ApprovalPath, ctx: ToolContext): PathFact {
+  const r = resolveToolPath(ctx.workspaceRoot, p.path);
+  if (r.sensitiveReason) return { class: 'sensitive', reason: r.sensitiveReason };
+  if (!r.inside) {
+    // Snowpea's own scratch files (full shell outputs) are readable like workspace files.
+    if (!p.write && isWithin(realPathLoose(ctx.scratchDir), r.real)) return { class: 'scratch' };
+    return { class: 'outside', reason: `${r.display} is outside the workspace` };
+  }
+  if (p.write && r.protectedReason) return { class: 'protected', reason: r.protectedReason.split('\\').join('/') };
+  return { class: 'inside' };
+}
+
+/** Everything the policy weighs about one call, from the tool's own declarations and the context. */
+export function callFacts(tool: AnyTool, args: unknown, ctx: ToolContext): CallFacts {
+  const scope = tool.approval?.(args, ctx) ?? {};
+  const summary = scope.summary ?? tool.describeCall?.(args) ?? tool.name;
+  const full = DETAILED.has(tool.permission) && args && typeof args === 'object' ? JSON.stringify(args, null, 2) : undefined;
+  return {
+    ...sessionFacts(ctx.session),
+    tool,
+    trusted: ctx.workspaceTrusted !== false,
+    paths: (scope.paths ?? []).map((p) => pathFact(p, ctx)),
+    forceAsk: !!scope.ask,
+    noAsk: !!scope.skip,
+    summary,
+    ...(full && full !== summary && !summary.includes(full) ? { detail: full } : {}),
+    autoApprove: { entries: ctx.settings['approvals.autoApprove'] ?? [], from: ctx.approvals?.autoApproveFrom ?? 'user' },
+    alwaysAllowed: ctx.approvals?.always.has(tool.name) ?? false,
+    preapproved: ctx.approvals?.preapproved ?? false,
+  };
+}
