@@ -13,6 +13,7 @@ import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-r
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
 import { registerSecretValue } from '../core/tools/exec/child-env';
+import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint } from './key-route';
 import { terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
@@ -126,6 +127,8 @@ export interface CliAgent {
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
+  const broad = broadRootWarning(cwd);
+  if (broad) log.warn(broad);
   const userKey = cliApiKey(flags, log);
   // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
   registerSecretValue(userKey);

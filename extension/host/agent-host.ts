@@ -23,6 +23,8 @@ import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
+import { formatIssue } from '../core/settings/load';
+import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
 import { WebviewPrompts } from './webview-prompts';
 
@@ -274,12 +276,20 @@ export class AgentHost implements vscode.Disposable {
     const s = this.session;
     const { type: _type, ...header } = this.header();
     const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running: this.isRunning() };
-    if (!s) return [init];
-    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }];
+    const notices = this.trustNotices().map((text): HostMessage => ({ type: 'notice', text }));
+    if (!s) return [init, ...notices];
+    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, ...notices];
     if (this.running && this.partialText) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: this.partialText } });
     // Approvals and questions the turn is waiting on: without them a reloaded chat would wait forever.
     if (this.running) replay.push(...this.prompts.pendingMessages());
     return replay;
+  }
+
+  /** What the chat should say about the trust boundary: workspace settings that were ignored, a workspace at the home folder. */
+  private trustNotices(): string[] {
+    const ignored = (this.loaded?.ignored ?? []).map((i) => `Snowpea ignored ${formatIssue(i)}`);
+    const broad = this.workspaceRoot ? broadRootWarning(this.workspaceRoot) : undefined;
+    return [...ignored, ...(broad ? [`Careful: ${broad}`] : [])];
   }
 
   /** Provider error -> Retry: the last prompt again, as a new turn. */

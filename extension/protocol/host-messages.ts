@@ -77,6 +77,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
+  /** A quiet line in the chat: workspace settings Snowpea ignored, a workspace at the home folder. */
+  z.object({ type: z.literal('notice'), text: z.string().max(10_000) }),
   meterMessageSchema,
   /** Snowpea: Attach File...: text (an `@path` mention) appended to the composer's draft. */
   z.object({ type: z.literal('composer.insert'), text: z.string().max(10_000) }),

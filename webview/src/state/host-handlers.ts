@@ -58,6 +58,8 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   error: (m, { s }) => appendItem(s, { kind: 'error', message: m.message }),
 
+  notice: (m, { s }) => appendItem(s, { kind: 'notice', text: m.text }),
+
   meter: (m, { s }) => {
     if (s.session && m.sessionId !== s.session.id) return s;
     const { type: _type, sessionId: _id, round, prunedCalls, ...fields } = m;

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { z } from 'zod';
 import { resolveToolPath, realRoot } from '../paths';
 import { makeJsGrepBackend, type JsGrepOptions } from '../search/grep-js';
@@ -6,6 +7,7 @@ import type { GrepOutcome } from '../search/grep-types';
 import { defineTool, errorResult, okResult, type AnyTool } from '../types';
 import { notFoundResult } from './missing';
 import { TOOL } from '../names';
+import { notRegularFileMessage } from '../file-kind';
 
 const DEFAULT_MAX = 100;
 const LINE_CLIP = 300;
@@ -53,6 +55,8 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
     async run(args, ctx) {
       const base = resolveToolPath(ctx.workspaceRoot, args.path ?? '.');
       if (!base.exists) return notFoundResult(ctx.workspaceRoot, base);
+      const special = notRegularFileMessage(base.display, await fs.promises.stat(base.real));
+      if (special) return errorResult('invalid_arguments', special);
       const rg = opts.ripgrep === undefined ? findRipgrep() : opts.ripgrep;
       const backend = rg ? makeRipgrepBackend(rg) : makeJsGrepBackend(opts.js);
       const out = await backend({

@@ -8,8 +8,13 @@ interface Layer {
   ig: Ignore;
 }
 
+/** Ignore files this large are not real rule lists; a FIFO or device would block the walk, so only regular files are read. */
+const MAX_RULES_BYTES = 1024 * 1024;
+
 function readRules(file: string): string | undefined {
   try {
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > MAX_RULES_BYTES) return undefined;
     return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
