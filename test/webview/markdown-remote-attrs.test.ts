@@ -45,7 +45,7 @@ describe('webview: Markdown keeps nothing that loads by itself (L7)', function (
     assert.deepEqual(srcs, [], 'no element keeps a non-data source');
     assert.match((await md.textContent()) ?? '', /☑ done task[\s\S]*☐ open task/, 'task lists keep their boxes as characters');
     // Let the page finish whatever it would load, then check nothing was asked for.
-    await chat.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await chat.page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
     assert.deepEqual(requested, []);
     assert.deepEqual(env.remote.requests, []);
   });

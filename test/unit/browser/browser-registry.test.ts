@@ -74,6 +74,29 @@ describe('browser tools in the registry', () => {
     assert.match(ctx.asked[0], /^open http:\/\/127\.0\.0\.1:9\/fwd\?d=AWS_SECRET%3Dwj4lrXUtnFEMI in the browser \(first visit to http:\/\/127\.0\.0\.1:9 this session/);
   });
 
+  it('M2: a first visit needs no question under --yes or an earlier "always" answer; a workspace autoApprove does not count; "always" is remembered', async () => {
+    const reg = new ToolRegistry(createBuiltinTools());
+    const url = JSON.stringify({ url: 'http://127.0.0.1:9/' });
+    const approvals = (o: { preapproved?: boolean; from?: 'user' | 'workspace'; always?: string[] }) => ({
+      always: new Set(o.always ?? []),
+      preapproved: o.preapproved ?? false,
+      autoApproveFrom: o.from ?? 'user',
+    });
+    for (const extra of [{ approvals: approvals({ preapproved: true }) }, { approvals: approvals({ always: ['browser_navigate'] }) }]) {
+      const ctx = cliCtx(extra);
+      assert.equal((await reg.invoke('browser_navigate', url, ctx)).error?.code, 'unavailable', 'went on to start the (missing) browser');
+      assert.deepEqual(ctx.asked, []);
+    }
+    const fromWorkspace = cliCtx({ approvals: approvals({ from: 'workspace' }) });
+    fromWorkspace.settings = { ...fromWorkspace.settings, 'approvals.autoApprove': ['network'] };
+    assert.equal((await reg.invoke('browser_navigate', url, fromWorkspace)).error?.code, 'denied');
+    assert.equal(fromWorkspace.asked.length, 1, 'a workspace autoApprove does not skip the question');
+    const mem = approvals({});
+    const always = cliCtx({ approvals: mem, approver: { approve: async () => 'allowAlways' as const } });
+    assert.equal((await reg.invoke('browser_navigate', url, always)).error?.code, 'unavailable');
+    assert.ok(mem.always.has('browser_navigate'), '"always" is remembered for the tool');
+  });
+
   it('tools other than browser_navigate need an open page', async () => {
     const reg = new ToolRegistry(createBuiltinTools());
     for (const [name, args] of [['browser_click', { selector: '#x' }], ['browser_snapshot', {}], ['browser_console', {}], ['browser_press', { key: 'w' }]] as const) {
