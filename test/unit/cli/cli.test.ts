@@ -4,22 +4,19 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStateDb } from '../../../extension/core/store';
 import { makePng } from '../../fixtures/images/make';
-import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
-import { cli, ensureCliBundle } from './run-cli';
+import type { ScriptedServer } from '../../fixtures/scripted-server';
+import { cli, cliWorld } from './run-cli';
 
 describe('snowpea CLI', function () {
   this.timeout(60000);
+  const world = cliWorld('sp-cli');
   let server: ScriptedServer;
   let ws: string;
   let home: string;
-  before(ensureCliBundle);
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sp-cli-ws-')));
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-cli-home-'));
+  beforeEach(() => {
+    ({ server, ws, home } = world);
     fs.writeFileSync(path.join(ws, 'notes.txt'), 'the answer is 42\n');
   });
-  afterEach(async () => server.close());
 
   it('--help and --version', async () => {
     const help = await cli(['--help'], { cwd: ws, home });

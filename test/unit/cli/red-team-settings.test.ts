@@ -2,23 +2,20 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
-import { cli, ensureCliBundle } from './run-cli';
+import type { ScriptedServer } from '../../fixtures/scripted-server';
+import { cli, cliWorld } from './run-cli';
 
 /** The red-team report's workspace-settings attacks (H1, H2, H3, H4), run through the CLI bundle as the report did: no --yes, stdin not a terminal. */
 describe('trust boundary: settings a cloned repository ships (CLI)', function () {
   this.timeout(60000);
+  const world = cliWorld('sp-rt');
   let server: ScriptedServer;
   let ws: string;
   let home: string;
-  before(ensureCliBundle);
-  beforeEach(async () => {
-    server = await startScriptedServer();
-    ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sp-rt-ws-')));
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sp-rt-home-'));
+  beforeEach(() => {
+    ({ server, ws, home } = world);
     fs.mkdirSync(path.join(ws, '.snowpea'));
   });
-  afterEach(async () => server.close());
 
   const wsSettings = (v: unknown) => fs.writeFileSync(path.join(ws, '.snowpea', 'settings.json'), JSON.stringify(v));
 

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 
 export const root = path.resolve(__dirname, '../../..');
 const cliBundle = path.join(root, 'dist/cli.js');
@@ -48,3 +50,16 @@ export function cli(args: string[], opts: { cwd: string; home: string; env?: Rec
   });
 }
 
+
+/** A CLI test's world: a scripted model server, a real-path workspace and a private SNOWPEA_HOME, made before each test. */
+export function cliWorld(prefix: string): { server: ScriptedServer; ws: string; home: string } {
+  const world = {} as { server: ScriptedServer; ws: string; home: string };
+  before(ensureCliBundle);
+  beforeEach(async () => {
+    world.server = await startScriptedServer();
+    world.ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-ws-`)));
+    world.home = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-home-`));
+  });
+  afterEach(async () => world.server.close());
+  return world;
+}

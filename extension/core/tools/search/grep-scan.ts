@@ -5,20 +5,15 @@
  */
 import * as fs from 'node:fs';
 import { looksBinary } from '../text';
-import type { GrepMatch } from './grep-types';
+import type { GrepMatch, GrepQuery } from './grep-types';
 import { globFilter, printedPath } from './match-paths';
 import { walkFiles } from './walk';
 
-export interface ScanJob {
-  root: string;
-  base: string;
-  pattern: string;
-  glob?: string;
-  ignoreCase: boolean;
-  maxResults: number;
+/** A grep query as the worker gets it (no signal: the caller stops the worker), with the size limit. */
+export type ScanJob = Omit<GrepQuery, 'signal'> & {
   /** Files larger than this are skipped (counted, not read). */
   maxFileBytes: number;
-}
+};
 
 /** What the worker reports, as it goes: each message adds to the previous ones. */
 export type ScanMessage =
