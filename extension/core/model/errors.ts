@@ -68,10 +68,42 @@ export function isContextLengthError(status: number | undefined, code: unknown, 
   return code === 'context_length_exceeded' || code === 'string_above_max_length' || contextPattern.test(message);
 }
 
+/** Longest server text an error message quotes. */
+export const SERVER_TEXT_CHARS = 200;
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Server text fit for one line of an error: HTML tags (and scripts, styles) removed, whitespace collapsed, capped. */
+export function plainServerText(raw: string, max = SERVER_TEXT_CHARS): string {
+  let t = raw;
+  if (/<\/?[a-z!][^>]*>/i.test(t)) {
+    t = t
+      .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, n: string) => entities[n]!);
+  }
+  t = t.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** The server's own words: the error body's message, or its text (an HTML page made plain). Not yet capped. */
 function serverDetail(e: APIError): string {
   const body = e.error as { message?: unknown } | undefined;
   const raw = typeof body?.message === 'string' ? body.message : e.message.replace(/^\d{3}\s*/, '');
-  return raw.trim();
+  return plainServerText(raw, Infinity);
+}
+
+/** Why a base URL cannot be an OpenAI-compatible endpoint (null when it can): not a URL, or not http(s). */
+export function baseUrlProblem(baseUrl: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return `model.baseUrl ${JSON.stringify(displayEndpoint(baseUrl))} is not a URL: give an http:// or https:// URL (it usually ends in /v1).`;
+  }
+  if (u.protocol === 'http:' || u.protocol === 'https:') return null;
+  return `model.baseUrl ${displayEndpoint(baseUrl)} uses the ${u.protocol} scheme; model endpoints are reached over HTTP: give an http:// or https:// URL (it usually ends in /v1).`;
 }
 
 function causeText(e: unknown): string {
@@ -89,7 +121,8 @@ function httpFailure(e: APIError, ctx: ErrorContext): Failure {
   const status = e.status as number | undefined;
   const at = `the model endpoint ${ctx.endpoint} (model "${ctx.model}")`;
   const detail = scrubSecrets(serverDetail(e), ctx.apiKey);
-  const said = detail ? `; the server said: ${detail}` : '';
+  const quoted = plainServerText(detail);
+  const said = quoted ? `; the server said: ${quoted}` : '';
   const make = (kind: ModelErrorKind, message: string, retryable = false): Failure => ({
     error: new ModelError(kind, message, status),
     retryable,
@@ -136,7 +169,7 @@ export function classifyFailure(e: unknown, state: AttemptState, ctx: ErrorConte
   }
   if (state.started) {
     const why = e instanceof SyntaxError ? `an unreadable chunk (${e.message})` : `the connection broke (${causeText(e)})`;
-    const when = state.emitted ? 'after part of the answer had streamed' : 'before any text arrived';
+    const when = state.emitted ? 'after part of the answer had streamed (that partial answer was not saved)' : 'before any text arrived';
     return plain('stream_cut', `The stream from ${at} was cut ${when}: ${why}.`, true);
   }
   return plain('network', `Request to ${at} failed: ${causeText(e)}`, true);

@@ -5,7 +5,8 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { classifyFailure, displayEndpoint, IncompleteStreamError, type AttemptState, type ErrorContext } from './errors';
+import { baseUrlProblem, classifyFailure, displayEndpoint, IncompleteStreamError, type AttemptState, type ErrorContext } from './errors';
+import { bodyShape, notAStreamError, readCapped, responseFromCompletion } from './non-stream';
 import { defaultRetryTiming, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { StreamAssembler } from './stream-assembler';
 import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types';
@@ -41,6 +42,15 @@ class HandlerError extends Error {
   }
 }
 
+/** The SDK's logger: its errors and warnings (an unreadable chunk, quoted whole) become short debug lines. */
+function sdkLogger(log: ModelLog) {
+  const line = (args: unknown[]) => {
+    const text = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+    log('debug', `openai sdk: ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`);
+  };
+  return { error: (...a: unknown[]) => line(a), warn: (...a: unknown[]) => line(a), info: () => {}, debug: () => {} };
+}
+
 /** OpenAI's reasoning models take max_completion_tokens; most other servers know max_tokens. */
 export function outputLimitParam(model: string, max: number): { max_tokens: number } | { max_completion_tokens: number } {
   const bare = model.toLowerCase().replace(/^.*\//, '');
@@ -67,7 +77,12 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     // A backstop only: our own timer (first byte and idle) fires first.
     timeout: timeoutMs + 1000,
     defaultHeaders: opts.headers,
+    // The SDK would print unreadable chunks (whole) to stderr: its warnings go to our debug log.
+    logLevel: 'warn',
+    logger: sdkLogger(log),
   });
+  const at = `The model endpoint ${endpoint} (model "${opts.model}")`;
+  const urlProblem = baseUrlProblem(opts.baseUrl);
 
   function params(req: ModelRequest): ChatCompletionCreateParamsStreaming {
     return {
@@ -98,26 +113,43 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     };
     arm();
     try {
-      const stream = await sdk.chat.completions.create(body, { signal: ctrl.signal });
+      const { data: stream, response } = await sdk.chat.completions.create(body, { signal: ctrl.signal }).withResponse();
       state.started = true;
       arm();
-      const asm = new StreamAssembler();
-      for await (const chunk of stream) {
-        // Chunks already buffered still arrive after an abort: deliver none of them.
-        if (state.cancelled || state.timedOut) break;
-        arm();
-        const text = asm.add(chunk);
-        if (!text) continue;
+      const emit = (text: string) => {
         state.emitted = true;
         try {
           handlers.onText?.(text);
         } catch (e) {
           throw new HandlerError(e);
         }
+      };
+      const contentType = response.headers.get('content-type') ?? '';
+      const shape = bodyShape(contentType);
+      if (shape === 'html') throw notAStreamError(at, contentType, await readCapped(response), true);
+      if (shape === 'json') {
+        const res = responseFromCompletion(at, await readCapped(response, 64 * 1024 * 1024));
+        log('debug', `model endpoint ${endpoint} ignored stream: true and sent one JSON completion; using it`);
+        if (res.text) emit(res.text);
+        return res;
+      }
+      const asm = new StreamAssembler();
+      let chunks = 0;
+      for await (const chunk of stream) {
+        // Chunks already buffered still arrive after an abort: deliver none of them.
+        if (state.cancelled || state.timedOut) break;
+        arm();
+        chunks++;
+        const text = asm.add(chunk);
+        if (text) emit(text);
       }
       // The SDK ends iteration quietly when its signal aborts: find out why.
       if (state.cancelled || state.timedOut) throw new Error('aborted');
+      if (!chunks && shape === 'other') throw notAStreamError(at, contentType, '', false);
       if (!asm.complete) throw new IncompleteStreamError();
+      if (asm.empty) {
+        throw new ModelError('server', `${at} sent no answer: its stream carried ${asm.choices ? 'only empty choices' : 'no choices'} and usage (no text, no tool call, no finish reason).`);
+      }
       return asm.result();
     } finally {
       clearTimeout(timer);
@@ -129,6 +161,10 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     const body = params(req);
     const cancelled = () => new ModelError('cancelled', `The request to the model endpoint ${endpoint} (model "${opts.model}") was cancelled.`);
     if (signal.aborted) throw cancelled();
+    if (urlProblem) {
+      log('warn', `model request failed [bad_request]: ${urlProblem}`);
+      throw new ModelError('bad_request', urlProblem);
+    }
     log('debug', `model request to ${endpoint}: model ${opts.model}, ${req.messages.length} messages, ${req.tools.length} tools`);
     for (let retry = 0; ; retry++) {
       const state: AttemptState = { cancelled: false, timedOut: false, started: false, emitted: false };

@@ -35,6 +35,7 @@ export class StreamAssembler {
     if (chunk.usage) this.usage = readUsage(chunk.usage as LooseUsage);
     const choice = chunk.choices?.[0];
     if (!choice) return '';
+    this.choices++;
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     for (const d of choice.delta?.tool_calls ?? []) this.addToolDelta(d);
     const delta = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
@@ -59,6 +60,14 @@ export class StreamAssembler {
     if (name && name !== cur.name) cur.name += name;
     if (d.function?.arguments) cur.arguments += d.function.arguments;
     this.calls.set(index, cur);
+  }
+
+  /** Chunks that carried a choice (a delta, a finish reason). */
+  choices = 0;
+
+  /** Nothing of an answer arrived: no text, no tool call, no finish reason (only usage, say). */
+  get empty(): boolean {
+    return !this.text && !this.calls.size && this.finishReason === null;
   }
 
   /** True once the stream said how it ended (a finish reason, or the final usage chunk). */
