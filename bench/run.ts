@@ -122,6 +122,21 @@ async function main(): Promise<void> {
     console.log(`\nstate.db with ${s.historyMB.toFixed(1)} MB of history: commitRound blocks the event loop ${s.commitRoundBlockMs.median.toFixed(2)} ms median (p95 ${s.commitRoundBlockMs.p95.toFixed(2)}); naive export+write ${s.baselineExportWriteMs.toFixed(0)} ms (${pct(s.commitRoundBlockMs.median / s.baselineExportWriteMs)}); background fold ${s.foldMs.toFixed(0)} ms of which ${s.foldBlockMs.toFixed(0)} ms blocking`);
   } else console.log(`\nstate.db flush: ${JSON.stringify(store)}`);
 
+  let cost: unknown = null;
+  try {
+    const { costBench, formatCost, summarize } = await import('./cost-bench');
+    const { costSvg } = await import('./cost-svg');
+    const r = await costBench();
+    console.log(`\n${formatCost('Cost under prompt caching, 12 real SWE-agent trajectories (ratio to naive; rolling pruning in brackets):', r.trajectories)}`);
+    console.log(`\n${formatCost('Cost under prompt caching, the 60-round synthetic session:', r.synthetic)}`);
+    fs.writeFileSync(path.join(__dirname, 'cost.svg'), costSvg(r.trajectories, '12 SWE-agent trajectories'));
+    cost = { trajectories: summarize(r.trajectories), synthetic: summarize(r.synthetic) };
+    console.log('\nwrote bench/cost.svg');
+  } catch (e) {
+    cost = { error: (e as Error).message };
+    console.log(`\ncost: failed: ${(e as Error).message}`);
+  }
+
   let webview: unknown = null;
   try {
     const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
@@ -145,7 +160,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, cost, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

@@ -6,6 +6,7 @@ import type { PromptBuilder } from './seams';
 import type { Session } from './session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
+import { cachePrices } from '../model/cache-prices';
 
 /** What pruning left out of a session's latest request (the context meter, and the tool cards it turned into stubs). */
 export interface PruneStats {
@@ -69,6 +70,8 @@ export class SessionPromptBuilder implements PromptBuilder {
       enabled: s['agent.pruneToolOutputs'],
       keepToolRounds: s['agent.keepToolRounds'],
       protectRecentViews: s['skills.protectRecentViews'],
+      strategy: s['agent.pruneStrategy'],
+      prices: cachePrices(s['model.name'], s),
     });
     this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedResults, prunedCalls: r.prunedCalls });
     return r.messages;

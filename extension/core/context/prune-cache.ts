@@ -32,6 +32,8 @@ interface State {
   open: number;
   /** Messages before this index whose round is old have been stubbed. */
   agedTo: number;
+  /** Rounds 1..cutoff are old (stubbed). Rolling: always rounds - keepToolRounds; cache-aware: moves in batches (cutoff.ts). */
+  cutoff: number;
   /** Indexes of the skill_view results, and how many of the oldest have been stubbed. */
   skills: number[];
   skillsAged: number;
@@ -66,7 +68,13 @@ export class PruneCache {
       st = fresh(opts);
       this.states.set(key, st);
     }
-    for (let i = st.seen.length; i < messages.length; i++) read(st, messages[i], i);
+    for (let i = st.seen.length; i < messages.length; i++) {
+      // Each assistant message answered a request built from the messages before it: decide that
+      // request's cutoff first, so a rebuilt state (a resumed session) repeats the live decisions.
+      if (messages[i].role === 'assistant') moveCutoff(st);
+      read(st, messages[i], i);
+    }
+    moveCutoff(st);
     age(st);
     const prunedCalls = [...st.pruned].map(([callId, p]) => ({ callId, stub: p.stub }));
     return { messages: st.out.slice(), prunedResults: st.pruned.size, prunedCalls, savedChars: st.savedChars };
@@ -78,11 +86,71 @@ export class PruneCache {
 }
 
 function fresh(opts: PruneOptions): State {
-  return { opts: { ...opts }, seen: [], out: [], roundOf: [], rounds: 0, open: 0, agedTo: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
+  return { opts: { ...opts }, seen: [], out: [], roundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
 }
 
 function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
-  return a.enabled === b.enabled && a.keepToolRounds === b.keepToolRounds && a.protectRecentViews === b.protectRecentViews;
+  return (
+    a.enabled === b.enabled &&
+    a.keepToolRounds === b.keepToolRounds &&
+    a.protectRecentViews === b.protectRecentViews &&
+    (a.strategy ?? 'rolling') === (b.strategy ?? 'rolling') &&
+    a.prices?.discount === b.prices?.discount &&
+    a.prices?.writePremium === b.prices?.writePremium
+  );
+}
+
+/** Sets the cutoff for a request built from the messages read so far (rolling, or cache-aware in batches). */
+function moveCutoff(st: State): void {
+  const rolling = st.rounds - st.opts.keepToolRounds;
+  if (rolling <= st.cutoff) return;
+  if (st.opts.strategy !== 'cache-aware' || !st.opts.prices || worthMoving(st, rolling, st.opts.prices)) st.cutoff = rolling;
+}
+
+/**
+ * Cache-aware pruning's rule. Moving the cutoff from `st.cutoff` to `to` stubs the results of those
+ * rounds (B characters fewer in this request and every later one, where they would otherwise be
+ * cached input at `discount`), but changes the request at the first of them, so everything after
+ * that point that the previous request already carried (T characters, after stubbing) is sent
+ * again uncached and written to the cache (`writePremium`) instead of read from it (`discount`).
+ * Move when the saving over the horizon pays for the miss:
+ *
+ *   B × discount × H  ≥  T × (writePremium − discount),   H = max(keepToolRounds, rounds so far)
+ *
+ * (a session that has run N rounds is taken to run about N more: the Lindy estimate, at least
+ * keepToolRounds). With no caching (discount 1, premium 1) the right side is 0, so it moves every
+ * time exactly as rolling does.
+ */
+function worthMoving(st: State, to: number, prices: { discount: number; writePremium: number }): boolean {
+  const { discount, writePremium } = prices;
+  if (writePremium - discount <= 0) return true;
+  // The previous request ended before the newest assistant message (the one that opened round `rounds`).
+  let prevEnd = st.seen.length;
+  for (let i = st.seen.length - 1; i >= 0; i--) if (st.seen[i].role === 'assistant') { prevEnd = i; break; }
+  let saved = 0;
+  let tail = 0;
+  let changed = false;
+  for (let i = st.agedTo; i < prevEnd; i++) {
+    const m = st.seen[i];
+    const r = st.roundOf[i];
+    // Rounds only grow along the transcript: the already-old ones (<= st.cutoff) all come before the first one this move stubs.
+    const stubbed = r > st.cutoff && r <= to && !(m.role === 'tool' && m.toolName === TOOL.skill_view) ? oldRoundStubFor(m) : m;
+    if (stubbed !== m) {
+      changed = true;
+      saved += charsOf(m) - charsOf(stubbed);
+    }
+    if (changed) tail += charsOf(stubbed);
+  }
+  if (!changed) return true;
+  const horizon = Math.max(st.opts.keepToolRounds, st.rounds);
+  return saved * discount * horizon >= tail * (writePremium - discount);
+}
+
+/** About how many characters a message adds to a request (content, tool-call arguments). */
+function charsOf(m: Message): number {
+  const content = typeof m.content === 'string' ? m.content.length : Array.isArray(m.content) ? m.content.reduce((n, p) => n + (p.type === 'text' ? p.text.length : 1000), 0) : 0;
+  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).reduce((n, c) => n + c.arguments.length + c.name.length, 0) : 0;
+  return content + calls + 20;
 }
 
 /** `messages` starts with exactly the messages of `seen` (the same objects). */
@@ -114,7 +182,7 @@ function read(st: State, m: Message, i: number): void {
 
 /** Stubs what has become old since the last call: results of rounds past keepToolRounds, skill_view bodies past protectRecentViews. */
 function age(st: State): void {
-  const cutoff = st.rounds - st.opts.keepToolRounds; // rounds 1..cutoff are old
+  const cutoff = st.cutoff; // rounds 1..cutoff are old
   // Rounds only grow along the transcript, so the old messages are all before the first young one.
   while (st.agedTo < st.seen.length && st.roundOf[st.agedTo] <= cutoff) {
     const i = st.agedTo++;

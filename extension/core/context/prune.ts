@@ -7,6 +7,10 @@ export interface PruneOptions {
   keepToolRounds: number;
   /** Newest skill_view results kept whole (skills.protectRecentViews). */
   protectRecentViews: number;
+  /** agent.pruneStrategy (default 'rolling'); 'cache-aware' needs the cache prices below. pruneOldToolOutputs is always rolling. */
+  strategy?: 'rolling' | 'cache-aware';
+  /** The model's cache prices relative to uncached input: cached input (discount) and cache writes (writePremium). */
+  prices?: { discount: number; writePremium: number };
 }
 
 export interface PruneResult {

@@ -1,0 +1,129 @@
+/**
+ * Cost under prompt caching (issue: money, not tokens): real agent trajectories and the synthetic
+ * 60-round session replayed through the real loop, each request priced by the prefix-cache
+ * simulation in cache-cost.ts. Snowpea runs once per price model with the matching
+ * `model.cacheDiscount` / `model.cacheWritePremium` (so cache-aware pruning sees the price it is
+ * judged by) and once per price model with `agent.pruneStrategy: "rolling"`; the naive baseline runs
+ * once and is priced four ways.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { okResult, type AnyTool } from '../extension/core/tools/types';
+import { createHarness } from '../test/fixtures/agent-harness';
+import { cachedShare, costs, PRICE_MODELS, RequestTokenizer, simulateCache, sum, type PriceModel } from './cache-cost';
+import { longSessionFiles, longSessionStep } from './scenarios';
+import type { Trajectory } from './trajectories/import-swe-agent';
+
+export const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false };
+
+interface Scenario {
+  name: string;
+  files?: Record<string, string>;
+  prompt: string;
+  /** The scripted model's reply to request i; `output` is what the replayed tool returns this round. */
+  step(i: number): { reply: any; output?: string };
+}
+
+function trajectoryScenario(t: Trajectory): Scenario {
+  return {
+    name: t.name,
+    prompt: t.task,
+    step: (i) => {
+      const s = t.steps[i];
+      if (!s) return { reply: { text: 'Done.' } };
+      return { reply: { text: s.thought, toolCalls: [{ id: `call_${i}`, name: s.tool, arguments: JSON.stringify(s.args) }] }, output: s.output };
+    },
+  };
+}
+
+const syntheticScenario: Scenario = { name: '60-round synthetic session', files: longSessionFiles(), prompt: 'Find and fix the failing case.', step: (i) => ({ reply: longSessionStep(i) }) };
+
+/** Runs a scenario and returns the recorded request bodies' token sequences. */
+async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<number[][]> {
+  let output = '';
+  // Replayed tools keep their real names, schemas and descriptions (the tools block is Snowpea's own) but return the trace's output.
+  const wrapTool = replay ? (t: AnyTool): AnyTool => ({ ...t, run: async () => okResult(output) }) : undefined;
+  const h = await createHarness({ settings: { 'agent.maxRounds': 500, 'approvals.autoApprove': ['exec', 'write', 'network'], ...settings }, files: sc.files, wrapTool });
+  try {
+    h.server.setResponder((_b, i) => {
+      const s = sc.step(i);
+      output = s.output ?? '';
+      return s.reply;
+    });
+    await h.agent.runTurn(h.agent.newSession(), sc.prompt, new AbortController().signal);
+    return h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => tok.tokens(JSON.parse(r.raw)));
+  } finally {
+    await h.close();
+  }
+}
+
+export interface CostRow {
+  scenario: string;
+  price: string;
+  naive: { cost: number; tokens: number; cachedShare: number };
+  snowpea: { cost: number; tokens: number; cachedShare: number };
+  rolling: { cost: number; tokens: number; cachedShare: number };
+  /** Cumulative cost per round (the picture). */
+  curve: { naive: number[]; snowpea: number[] };
+}
+
+function priced(reqs: number[][], p: PriceModel) {
+  const c = simulateCache(reqs);
+  const per = costs(c, p);
+  let acc = 0;
+  return { cost: sum(per), tokens: sum(c.total), cachedShare: cachedShare(c), curve: per.map((x) => (acc += x)) };
+}
+
+const priceSettings = (p: PriceModel) => ({ 'model.cacheDiscount': p.discount, 'model.cacheWritePremium': p.writePremium });
+
+async function scenarioRows(sc: Scenario, replay: boolean, tok: RequestTokenizer): Promise<CostRow[]> {
+  const naive = await record(sc, NAIVE, replay, tok);
+  const rows: CostRow[] = [];
+  for (const p of PRICE_MODELS) {
+    const snow = await record(sc, priceSettings(p), replay, tok);
+    const roll = await record(sc, { ...priceSettings(p), 'agent.pruneStrategy': 'rolling' }, replay, tok);
+    const n = priced(naive, p);
+    const s = priced(snow, p);
+    const r = priced(roll, p);
+    rows.push({ scenario: sc.name, price: p.name, naive: n, snowpea: s, rolling: r, curve: { naive: n.curve, snowpea: s.curve } });
+  }
+  return rows;
+}
+
+export async function costBench(): Promise<{ trajectories: CostRow[]; synthetic: CostRow[] }> {
+  const tok = new RequestTokenizer();
+  const trajs = JSON.parse(fs.readFileSync(path.join(__dirname, 'trajectories', 'swe-agent.json'), 'utf8')) as Trajectory[];
+  const trajectories: CostRow[] = [];
+  for (const t of trajs) trajectories.push(...(await scenarioRows(trajectoryScenario(t), true, tok)));
+  const synthetic = await scenarioRows(syntheticScenario, false, tok);
+  return { trajectories, synthetic };
+}
+
+/** Per price model: the cost ratio over all trajectories together, the worst single one, and the cached shares. */
+export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
+  return PRICE_MODELS.map((p) => {
+    const rs = rows.filter((r) => r.price === p.name);
+    const ratio = sum(rs.map((r) => r.snowpea.cost)) / sum(rs.map((r) => r.naive.cost));
+    const rollingRatio = sum(rs.map((r) => r.rolling.cost)) / sum(rs.map((r) => r.naive.cost));
+    const worstRow = rs.reduce((a, b) => (b.snowpea.cost / b.naive.cost > a.snowpea.cost / a.naive.cost ? b : a));
+    const tokens = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].tokens));
+    const cached = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].cachedShare * r[k].tokens)) / tokens(k);
+    return { price: p.name, ratio, rollingRatio, worst: worstRow.snowpea.cost / worstRow.naive.cost, worstName: worstRow.scenario, cachedSnowpea: cached('snowpea'), cachedNaive: cached('naive') };
+  });
+}
+
+export function formatCost(title: string, rows: CostRow[]): string {
+  const lines = [title, 'price model                      snowpea/naive  (rolling)  worst single        cached: snowpea  naive'];
+  for (const s of summarize(rows)) {
+    lines.push(`${s.price.padEnd(32)} ${s.ratio.toFixed(2).padStart(13)}  ${`(${s.rollingRatio.toFixed(2)})`.padStart(9)}  ${`${s.worst.toFixed(2)} ${s.worstName.slice(0, 12)}`.padEnd(18)}  ${(s.cachedSnowpea * 100).toFixed(0).padStart(15)}%  ${(s.cachedNaive * 100).toFixed(0).padStart(4)}%`);
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  void costBench().then((r) => {
+    console.log(formatCost('Real trajectories (12 SWE-agent runs):', r.trajectories));
+    console.log(formatCost('\n60-round synthetic session:', r.synthetic));
+    process.exit(0);
+  });
+}

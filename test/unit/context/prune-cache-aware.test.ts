@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import type { Message } from '../../../extension/core/agent/messages';
+import { pruneOldToolOutputs, type PruneOptions } from '../../../extension/core/context/prune';
+import { PruneCache } from '../../../extension/core/context/prune-cache';
+
+/** A coding session as requests see it: each round one shell call with an output of 1-4 KB. */
+function session(rounds: number, outputChars = (r: number) => 1000 + ((r * 7919) % 3000)): Message[] {
+  const out: Message[] = [{ role: 'user', content: 'fix the failing test' }];
+  for (let r = 0; r < rounds; r++) {
+    out.push({ role: 'assistant', content: `step ${r}`, toolCalls: [{ id: `c${r}`, name: 'shell', arguments: JSON.stringify({ command: `run ${r}` }) }] });
+    out.push({ role: 'tool', toolCallId: `c${r}`, toolName: 'shell', ok: true, content: `output ${r} `.padEnd(outputChars(r), 'x') });
+  }
+  return out;
+}
+
+/** The requests a growing session sends, one per round (the transcript up to each round's results). */
+function requests(messages: Message[], opts: PruneOptions): Message[][] {
+  const cache = new PruneCache();
+  const sent: Message[][] = [];
+  for (let i = 1; i <= messages.length; i++) {
+    if (i < messages.length && messages[i].role !== 'assistant') continue;
+    sent.push(cache.prune('s', messages.slice(0, i), opts).messages);
+  }
+  return sent;
+}
+
+/** Requests whose messages differ from the previous request's somewhere before its end (a prompt-cache miss there). */
+function prefixBreaks(sent: Message[][]): number {
+  let breaks = 0;
+  for (let k = 1; k < sent.length; k++) {
+    const prev = sent[k - 1];
+    if (prev.some((m, i) => JSON.stringify(m) !== JSON.stringify(sent[k][i]))) breaks++;
+  }
+  return breaks;
+}
+
+const base = { enabled: true, keepToolRounds: 6, protectRecentViews: 3 } as const;
+
+describe('pruning: cache-aware strategy', () => {
+  it('with no caching (discount 1, no write premium) stubs exactly what rolling stubs, after every message', () => {
+    const full = session(40);
+    const cache = new PruneCache();
+    for (let i = 1; i <= full.length; i++) {
+      const got = cache.prune('s', full.slice(0, i), { ...base, strategy: 'cache-aware', prices: { discount: 1, writePremium: 1 } });
+      assert.deepEqual(got.messages, pruneOldToolOutputs(full.slice(0, i), base).messages, `${i} messages`);
+    }
+  });
+
+  it('under caching, stubs come in batches: far fewer prompt-cache misses than rolling, never more stubbed than rolling', () => {
+    const full = session(60);
+    const rolling = requests(full, { ...base, strategy: 'rolling' });
+    const aware = requests(full, { ...base, strategy: 'cache-aware', prices: { discount: 0.1, writePremium: 1.25 } });
+    assert.equal(aware.length, rolling.length);
+    assert.ok(prefixBreaks(rolling) >= 50, `rolling breaks the prefix almost every round (${prefixBreaks(rolling)})`);
+    assert.ok(prefixBreaks(aware) <= prefixBreaks(rolling) / 2, `cache-aware broke it ${prefixBreaks(aware)} times`);
+    assert.ok(prefixBreaks(aware) >= 2, 'it still prunes, in batches');
+    for (const [k, req] of aware.entries()) {
+      // The newest keepToolRounds results are always whole; anything cache-aware stubs, rolling stubs too.
+      const tools = req.filter((m) => m.role === 'tool');
+      for (const m of tools.slice(-base.keepToolRounds)) assert.doesNotMatch(m.content as string, /pruned/, `request ${k}`);
+      const rollingStubbed = rolling[k].filter((m) => m.role === 'tool' && /pruned/.test(m.content as string)).length;
+      assert.ok(tools.filter((m) => /pruned/.test(m.content as string)).length <= rollingStubbed, `request ${k}`);
+    }
+  });
+
+  it('a rebuilt state (a resumed session) sends the same request as the live one', () => {
+    const full = session(45);
+    const opts: PruneOptions = { ...base, strategy: 'cache-aware', prices: { discount: 0.25, writePremium: 1 } };
+    const live = requests(full, opts).at(-1)!;
+    const resumed = new PruneCache().prune('s', full, opts).messages;
+    assert.deepEqual(resumed, live);
+  });
+
+  it('the cheaper the cache, the fewer the moves (discount 0.5 moves more often than 0.1)', () => {
+    const full = session(60);
+    const at = (discount: number) => prefixBreaks(requests(full, { ...base, strategy: 'cache-aware', prices: { discount, writePremium: 1 } }));
+    assert.ok(at(0.5) >= at(0.1), `0.5: ${at(0.5)}, 0.1: ${at(0.1)}`);
+  });
+});
