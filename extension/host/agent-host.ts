@@ -393,6 +393,8 @@ export class AgentHost implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     this.stop();
+    // The stopped turn stores its round (cancelled results) before the store closes; at most 2 s.
+    await Promise.race([this.turnEnded, new Promise<void>((r) => setTimeout(r, 2000).unref())]);
     for (const d of this.disposables) d.dispose();
     this.agent?.dispose();
     await Promise.all([this.store ? (await this.store).close() : undefined, this.mcp.close(), closeAllBrowsers()]);

@@ -18,6 +18,7 @@ import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/typ
 import type { Disposable } from './emitter';
 import { AgentLoop, type TurnResult } from './loop';
 import { textOf, type ContentPart, type Message } from './messages';
+import { closeOrphanCalls } from './orphans';
 import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
 import type { TranscriptSink } from './seams';
@@ -75,6 +76,7 @@ export class Agent implements Disposable {
   readonly prompt: SessionPromptBuilder;
   readonly project: ProjectContext;
   private readonly loop: AgentLoop;
+  private readonly sink?: TranscriptSink;
   private readonly live = new Map<string, Session>();
   readonly onEvent: AgentLoop['onEvent'];
   private readonly disposables: Disposable[] = [];
@@ -131,13 +133,14 @@ export class Agent implements Disposable {
       isResultVisible: (sid, callId) => this.prompt.isResultVisible(sid, callId),
     });
     this.runtime.guard = this.guard;
+    this.sink = opts.store && { ...referencingSink(opts.store, this.attachments, opts.logger), recordToolCall: opts.store.recordToolCall?.bind(opts.store) };
     this.loop = new AgentLoop({
       client: opts.client,
       tools: this.runtime,
       prompt: this.prompt,
       settings: opts.settings,
       logger: opts.logger,
-      sink: opts.store && referencingSink(opts.store, this.attachments, opts.logger),
+      sink: this.sink,
       toolContext: (session, signal, onOutput) => this.toolContext(session, signal, onOutput),
     });
     this.onEvent = this.loop.onEvent;
@@ -191,6 +194,11 @@ export class Agent implements Disposable {
       messages: this.opts.store!.getMessages(id),
       created: rec.created,
     });
+    // A round a crash or a closed window interrupted can end in a call without its result: store one.
+    if (closeOrphanCalls(session, this.sink)) {
+      this.opts.logger.info(`session ${id}: a tool call interrupted earlier was marked as interrupted`);
+      void Promise.resolve(this.sink?.commitRound()).catch((e: Error) => this.opts.logger.warn(`could not save the interrupted call's result: ${e.message}`));
+    }
     this.live.set(id, session);
     return session;
   }

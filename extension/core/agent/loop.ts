@@ -4,12 +4,15 @@ import type { ToolResult } from '../tools/types';
 import { Emitter } from './emitter';
 import type { AgentEvent } from './events';
 import type { ContentPart, ImageRef, Message, ToolCall } from './messages';
+import { closeOrphanCalls } from './orphans';
 import type { LoopServices } from './seams';
 import type { Session } from './session';
 import { toWireMessages } from './wire';
 
 /** The UI gets at most this much of a tool result with its event; the transcript keeps all. */
 const UI_RESULT_CHARS = 64 * 1024;
+/** A tool_calls record keeps this much of the arguments; the transcript has them whole. */
+const RECORD_ARGS_CHARS = 2048;
 
 export type TurnEndReason = 'done' | 'cancelled' | 'max_rounds' | 'error';
 
@@ -45,14 +48,23 @@ export class AgentLoop {
     this.emitter.fire(e);
   }
 
-  private append(session: Session, message: Message): void {
+  /** Adds a message to the transcript; stored at once, or held in `held` until its round's results are in. */
+  private append(session: Session, message: Message, held?: Message[]): void {
     session.messages.push(message);
-    this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
+    if (held) held.push(message);
+    else this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
+  }
+
+  /** Stores the messages a round held back (its tool calls with all their results). */
+  private store(session: Session, held: Message[]): void {
+    for (const message of held.splice(0)) this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
   }
 
   async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number } = {}): Promise<TurnResult> {
     const { services } = this;
     const emit = (e: AgentEvent) => this.emit(e, session);
+    // A call an earlier stop left without a result gets one first (stored), so the request is valid.
+    if (closeOrphanCalls(session, services.sink)) services.logger.info(`session ${session.id}: a tool call interrupted earlier was marked as interrupted`);
     session.turn++;
     const promptText = typeof prompt === 'string' ? prompt : prompt.map((p) => (p.type === 'text' ? p.text : `[image ${p.name}]`)).join(' ');
     if (session.turn === 1 && session.title === 'New chat') {
@@ -116,7 +128,11 @@ export class AgentLoop {
         emit({ type: 'usage', sessionId: session.id, round: session.round, usage: response.usage });
       }
       const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
-      this.append(session, { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) });
+      // A round with tool calls is stored whole once its results are in: a stop or a crash in
+      // between (another session's commit included, e.g. a delegate_task child's) never leaves
+      // a stored call without its result.
+      const held: Message[] = [];
+      this.append(session, { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) }, calls.length ? held : undefined);
       lastText = response.text;
       overhead += performance.now() - t1;
 
@@ -128,23 +144,30 @@ export class AgentLoop {
       const images: ImageRef[] = [];
       let cancelled = false;
       for (const call of calls) {
+        const started = Date.now();
         const result = cancelled ? cancelledResult() : await this.runTool(session, call, signal);
         if (result.error?.code === 'cancelled') cancelled = true;
         const t2 = performance.now();
         images.push(...(result.images ?? []));
-        this.append(session, {
-          role: 'tool',
-          toolCallId: call.id,
-          toolName: call.name,
-          ok: result.ok,
-          content: result.content,
-          ...(result.error ? { errorCode: result.error.code } : {}),
-        });
+        this.append(
+          session,
+          {
+            role: 'tool',
+            toolCallId: call.id,
+            toolName: call.name,
+            ok: result.ok,
+            content: result.content,
+            ...(result.error ? { errorCode: result.error.code } : {}),
+          },
+          held,
+        );
+        this.record(session, call, result, started);
         overhead += performance.now() - t2;
       }
       if (images.length && !cancelled) {
-        this.append(session, { role: 'user', attachedBy: 'tools', content: [{ type: 'text', text: imagesCaption(images) }, ...images] });
+        this.append(session, { role: 'user', attachedBy: 'tools', content: [{ type: 'text', text: imagesCaption(images) }, ...images] }, held);
       }
+      this.store(session, held);
       // The commit's own work counts as overhead; waiting for the disk (fsync on the thread
       // pool, event loop free) is reported apart as commitWaitMs.
       const t3 = performance.now();
@@ -155,6 +178,22 @@ export class AgentLoop {
       commitWaitMs.push(performance.now() - t4);
       if (cancelled || signal.aborted) return end('cancelled');
     }
+  }
+
+  /** The call's row in the tool_calls table: outcome, timing, and the start of its arguments. */
+  private record(session: Session, call: ToolCall, result: ToolResult, started: number): void {
+    const args = call.arguments.length > RECORD_ARGS_CHARS ? `${call.arguments.slice(0, RECORD_ARGS_CHARS)}… [${call.arguments.length} chars; the transcript holds them whole]` : call.arguments;
+    this.services.sink?.recordToolCall?.(session.id, {
+      callId: call.id,
+      tool: call.name,
+      args,
+      ok: result.ok,
+      errorCode: result.error?.code ?? null,
+      turn: session.turn,
+      round: session.round,
+      started,
+      ended: Date.now(),
+    });
   }
 
   private async runTool(session: Session, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {

@@ -13,7 +13,22 @@ export interface TranscriptSink {
   recordUsage(sessionId: string, round: number, usage: Usage): void;
   recordEvent?(sessionId: string, event: AgentEvent): void;
   updateSession(id: string, patch: { title?: string; mode?: string; role?: string; loadedTools?: string[] }): void;
+  /** One record per finished tool call (the tool_calls table: outcome and timing). */
+  recordToolCall?(sessionId: string, call: ToolCallRecordInput): void;
   commitRound(): void | Promise<void>;
+}
+
+/** What the loop records of one tool call; `args` is capped (the transcript holds them whole). */
+export interface ToolCallRecordInput {
+  callId: string;
+  tool: string;
+  args: string;
+  ok: boolean | null;
+  errorCode?: string | null;
+  turn?: number | null;
+  round?: number | null;
+  started: number;
+  ended?: number | null;
 }
 
 /** The tools seam: which schemas go out this round, and how one call runs (guard, deferred loading, registry). */

@@ -1,5 +1,6 @@
 import type { WireContentPart, WireMessage } from '../model/types';
 import type { ContentPart, ImageRef, Message } from './messages';
+import { pairToolResults } from './orphans';
 
 /** Why an image the model could take is not in the request (its stored file is gone, say). */
 export interface ImageNotSent {
@@ -32,10 +33,13 @@ function userContent(content: string | ContentPart[], resolve?: ImageResolver): 
   return parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('\n') : parts;
 }
 
-/** Converts the stored transcript (or a pruned copy of it) into the Chat Completions wire shape. */
-export function toWireMessages(system: string, messages: Message[], resolve?: ImageResolver): WireMessage[] {
+/**
+ * Converts the stored transcript (or a pruned copy of it) into the Chat Completions wire shape.
+ * A tool call without a result gets an interrupted one, so no request carries an orphan call.
+ */
+export function toWireMessages(system: string, messages: readonly Message[], resolve?: ImageResolver): WireMessage[] {
   const out: WireMessage[] = [{ role: 'system', content: system }];
-  for (const m of messages) {
+  for (const m of pairToolResults(messages)) {
     if (m.role === 'user') out.push({ role: 'user', content: userContent(m.content, resolve) });
     else if (m.role === 'assistant') {
       const msg: WireMessage = { role: 'assistant', content: m.content || null };
