@@ -4,6 +4,7 @@ import { runCommand } from './run';
 import { sessionsCommand } from './sessions';
 import { mcpCommand } from './mcp';
 import { toolsCommand } from './tools';
+import { exitCli, guardProcess } from './process-exit';
 
 declare const SNOWPEA_VERSION: string | undefined;
 
@@ -16,7 +17,7 @@ Usage:
   snowpea sessions export ID [--format json|md]
   snowpea sessions delete ID
   snowpea tools list [--json]
-  snowpea tools call NAME --args JSON [--json] [--yes]
+  snowpea tools call NAME --args JSON|@FILE|- [--json] [--yes]
   snowpea mcp list [--json]
 
 Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
@@ -30,12 +31,15 @@ Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
 Other flags:
   --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too)
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
+  --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
+  --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
   --state-db FILE     sessions database (default ~/.snowpea/state.db)
   --verbose           log to stderr
   -h, --help          this help
   -v, --version       print the version
 
-Exit codes: 0 done, 1 error, 130 interrupted.`;
+Exit codes: 0 done, 1 error, 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
+A stop signal ends every tool process the turn started before the CLI exits.`;
 
 const options = {
   help: { type: 'boolean', short: 'h' },
@@ -108,11 +112,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  guardProcess();
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitCli(code),
     (e) => {
       process.stderr.write(`snowpea: ${(e as Error).stack ?? e}\n`);
-      process.exit(1);
+      return exitCli(1);
     },
   );
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../core/agent/events';
 import { closeAllBrowsers } from '../core/browser';
+import { onStopSignals } from './process-exit';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 
 export interface RunFlags extends CommonFlags {
@@ -31,31 +32,44 @@ function humanRenderer(): (e: AgentEvent) => void {
   };
 }
 
-/** `snowpea run "prompt"`: one turn in the current folder. Exit codes: 0 done, 1 error, 130 interrupted. */
+/** One JSON line per event on stdout; an error is also said once on stderr, for people and logs. */
+function jsonRenderer(): (e: AgentEvent) => void {
+  return (e) => {
+    process.stdout.write(JSON.stringify(e) + '\n');
+    if (e.type === 'error') process.stderr.write(`snowpea: ${e.message}\n`);
+  };
+}
+
+/**
+ * `snowpea run "prompt"`: one turn in the current folder. Exit codes: 0 done, 1 error, 130 Ctrl-C,
+ * 143 SIGTERM, 129 SIGHUP (each stops the turn, records it, and closes the store first).
+ */
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
   const { agent, store, mcp } = await createCliAgent(cwd, flags, log);
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on('SIGINT', onSigint);
+  const stop = onStopSignals(controller);
   try {
     const session = flags.session ? agent.openSession(flags.session) : agent.newSession();
     if (!session) {
       log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
     }
-    const render = flags.json ? (e: AgentEvent) => process.stdout.write(JSON.stringify(e) + '\n') : humanRenderer();
+    const render = flags.json ? jsonRenderer() : humanRenderer();
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
     agent.onEvent((e) => e.sessionId === session.id && render(e));
     const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
     for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
     const result = await agent.runTurn(session, composed.content, controller.signal);
     if (!flags.json) process.stderr.write(`session ${session.id}\n`);
-    return result.reason === 'cancelled' ? 130 : result.reason === 'done' ? 0 : 1;
+    return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);
+  } catch (e) {
+    if (stop.received) return stop.exitCode(1); // stopped while composing the prompt
+    throw e;
   } finally {
-    process.off('SIGINT', onSigint);
     agent.dispose();
     await Promise.all([store?.close(), mcp.close(), closeAllBrowsers()]);
+    stop.dispose();
   }
 }

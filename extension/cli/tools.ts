@@ -12,13 +12,15 @@ import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 import { terminalAskUser } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
+import { onStopSignals } from './process-exit';
+import { toolArgsText } from './tool-args';
 
 export interface ToolsFlags extends CommonFlags {
   json?: boolean;
   args?: string;
 }
 
-/** `snowpea tools list [--json]` and `snowpea tools call NAME --args JSON`. */
+/** `snowpea tools list [--json]` and `snowpea tools call NAME --args JSON|@FILE|-`. */
 export async function toolsCommand(sub: string | undefined, name: string | undefined, flags: ToolsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
@@ -61,10 +63,11 @@ async function toolsSubcommand(
     log.error(name ? `unknown tool ${name} (see: snowpea tools list)` : 'snowpea tools call needs a tool name');
     return 1;
   }
+  const args = await toolArgsText(flags.args, cwd);
   const session = new Session({ workspaceRoot: cwd });
   const runtime = new SessionToolRuntime(registry, () => settings);
   const controller = new AbortController();
-  process.on('SIGINT', () => controller.abort());
+  const stop = onStopSignals(controller);
   const ctx: ToolContext = {
     workspaceRoot: cwd,
     fileReader: createDiskFileReader(),
@@ -79,8 +82,12 @@ async function toolsSubcommand(
     onOutput: flags.json ? undefined : undefined,
     loadTools: (names) => session.loadTools(names),
   };
-  const result = await runtime.catalog.invoke(name, flags.args ?? '{}', ctx);
-  if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  else process.stdout.write(result.content + (result.content.endsWith('\n') ? '' : '\n'));
-  return result.ok ? 0 : 1;
+  try {
+    const result = await runtime.catalog.invoke(name, args, ctx);
+    if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    else process.stdout.write(result.content + (result.content.endsWith('\n') ? '' : '\n'));
+    return stop.exitCode(result.ok ? 0 : 1);
+  } finally {
+    stop.dispose();
+  }
 }

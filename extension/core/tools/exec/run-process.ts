@@ -4,6 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { scrubbedEnv } from './child-env';
 import { killTree, type KillReport } from './kill-tree';
+import { trackLiveRun } from './live-runs';
 import { OutputCapture, type CapturedOutput } from './output-capture';
 import { RUN_MARKER_VAR } from './proc-scan';
 
@@ -80,6 +81,20 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
     const kill = () => {
       if (!killing && child.pid !== undefined) killing = killTree(child.pid, undefined, marker);
     };
+    let finished!: () => void;
+    const ended = new Promise<void>((r) => (finished = r));
+    // Until it finishes, a program exiting (the CLI on a signal) can stop this run with the rest.
+    const untrack =
+      child.pid === undefined
+        ? () => {}
+        : trackLiveRun({
+            pid: child.pid,
+            marker,
+            stop: async () => {
+              kill();
+              await ended;
+            },
+          });
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
@@ -122,6 +137,8 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
       const report = await killing;
+      untrack();
+      finished();
       const output = await capture.finish(displayPath);
       resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output, ...(report ? { kill: report } : {}) });
     };
