@@ -10,9 +10,16 @@ export interface SessionsFlags extends CommonFlags {
   format?: string;
 }
 
+const SESSION_COMMANDS = ['list', 'show', 'export', 'delete'];
+
 /** `snowpea sessions list|show|export|delete`. */
 export async function sessionsCommand(sub: string | undefined, id: string | undefined, flags: SessionsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
+  // The command is checked before the id (and before the store is opened).
+  if (sub !== undefined && !SESSION_COMMANDS.includes(sub)) {
+    log.error(`unknown sessions command ${sub}: use list, show, export or delete`);
+    return 1;
+  }
   const store = await openCliStore(flags, log);
   try {
     if (sub === 'list' || sub === undefined) {
@@ -53,8 +60,7 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       process.stdout.write(`deleted session ${id}${children > 0 ? ` and ${children} delegated subtask${children === 1 ? '' : 's'}` : ''}\n`);
       return 0;
     }
-    log.error(`unknown sessions command ${sub}: use list, show, export or delete`);
-    return 1;
+    return 1; // not reached: the command was checked above
   } finally {
     await store.close();
   }

@@ -15,6 +15,8 @@ import { ToolRegistry } from '../core/tools/registry';
 import { registerSecretValue } from '../core/tools/exec/child-env';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint } from './key-route';
+import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
+import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
 import { terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
@@ -42,21 +44,32 @@ export function cliSettings(cwd: string, flags: CommonFlags, log: Logger): Setti
 
 export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger): LoadedSettings {
   const sources: Array<SettingsSource & { error?: string }> = [...fileSources(cwd)];
-  if (flags.settings) {
-    const f = readSettingsFile(`--settings ${flags.settings}`, path.resolve(cwd, flags.settings));
-    if (f.values === undefined && !f.error) f.error = `settings file ${flags.settings} not found`;
-    sources.push(f);
-  }
+  if (flags.settings) sources.push(extraSettingsFile(cwd, flags.settings));
+  // Flags and OPENAI_BASE_URL are checked strictly: a bad one is an error, never a fallback.
   const fromFlags: Record<string, unknown> = {};
-  const baseUrl = flags['base-url'] ?? process.env.OPENAI_BASE_URL;
+  const baseUrl = endpointFlag(flags['base-url'], process.env.OPENAI_BASE_URL);
   if (baseUrl) fromFlags['model.baseUrl'] = baseUrl;
   if (flags.model) fromFlags['model.name'] = flags.model;
-  if (flags['max-rounds']) fromFlags['agent.maxRounds'] = Number(flags['max-rounds']);
+  if (flags['max-rounds'] !== undefined) fromFlags['agent.maxRounds'] = maxRoundsFlag(flags['max-rounds']);
   sources.push({ name: 'command-line flags', values: fromFlags });
   const loaded = mergeSettings(sources);
   for (const s of sources) if (s.error) log.warn(s.error);
-  for (const i of loaded.issues) log.warn(formatIssue(i));
+  for (const i of loaded.issues) {
+    if (i.source === 'command-line flags') throw new FlagError(formatIssue(i));
+    log.warn(formatIssue(i));
+  }
   return loaded;
+}
+
+/** `--settings FILE`: read like the other settings files; a missing file or a folder is named as such. */
+function extraSettingsFile(cwd: string, name: string): SettingsSource & { error?: string } {
+  const file = path.resolve(cwd, name);
+  const f = readSettingsFile(`--settings ${name}`, file);
+  if (f.values === undefined && !f.error) {
+    const isDir = fs.statSync(file, { throwIfNoEntry: false })?.isDirectory();
+    f.error = isDir ? `--settings ${name} is a folder; give the settings file (a .json file) itself` : `settings file ${name} not found`;
+  }
+  return f;
 }
 
 /**
@@ -97,8 +110,7 @@ export function cliApiKey(flags: CommonFlags, log: Logger): string {
 
 export async function openCliStore(flags: CommonFlags, log: Logger): Promise<StateDb> {
   const file = flags['state-db'] ?? process.env.SNOWPEA_STATE_DB ?? path.join(snowpeaHome(), 'state.db');
-  const db = await openStateDb({ file, log });
-  if (db.notice) log.warn(db.notice);
+  const db = await openWithNoticesOnce(log, (quiet) => openStateDb({ file, log: quiet }));
   return db;
 }
 
@@ -127,6 +139,8 @@ export interface CliAgent {
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
+  const badEndpoint = endpointProblem(settings['model.baseUrl']);
+  if (badEndpoint) throw new FlagError(`model.baseUrl from ${loaded.origin['model.baseUrl']} is not usable: ${badEndpoint} (got ${JSON.stringify(settings['model.baseUrl'])}); nothing was sent`);
   const broad = broadRootWarning(cwd);
   if (broad) log.warn(broad);
   const userKey = cliApiKey(flags, log);
@@ -136,7 +150,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
   if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
-  const client = clientFromSettings(settings, apiKey, log);
+  const client = clientFromSettings(settings, apiKey, modelClientLogger(log));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const registry = cliRegistry();
