@@ -1,5 +1,5 @@
 import type { Message } from '../agent/messages';
-import { oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
+import { oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
 import { TOOL } from '../tools/names';
 
 /** A tool result the request carries as its stub: the call, and the stub the model sees instead of the result. */
@@ -25,8 +25,10 @@ interface State {
   seen: Message[];
   /** The request copy of `seen`: each message itself, or its stub once its round is old. */
   out: Message[];
-  /** The tool round (from 1, oldest first) each message belongs to; 0 for none. */
+  /** The tool round (from 1, oldest first) each message belongs to; 0 for none (and for the assistant message that opens it). */
   roundOf: number[];
+  /** For the assistant message that opens a tool round, that round; 0 for every other message. */
+  callRoundOf: number[];
   /** Tool rounds so far, and the one the messages being read belong to (0 after an assistant message without tool calls). */
   rounds: number;
   open: number;
@@ -86,7 +88,7 @@ export class PruneCache {
 }
 
 function fresh(opts: PruneOptions): State {
-  return { opts: { ...opts }, seen: [], out: [], roundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
+  return { opts: { ...opts }, seen: [], out: [], roundOf: [], callRoundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
 }
 
 function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
@@ -134,7 +136,9 @@ function worthMoving(st: State, to: number, prices: { discount: number; writePre
     const m = st.seen[i];
     const r = st.roundOf[i];
     // Rounds only grow along the transcript: the already-old ones (<= st.cutoff) all come before the first one this move stubs.
-    const stubbed = r > st.cutoff && r <= to && !(m.role === 'tool' && m.toolName === TOOL.skill_view) ? oldRoundStubFor(m) : m;
+    const c = st.callRoundOf[i];
+    const stubbed =
+      c > st.cutoff && c <= to ? oldCallArgsStubFor(m) : r > st.cutoff && r <= to && !(m.role === 'tool' && m.toolName === TOOL.skill_view) ? oldRoundStubFor(m) : m;
     if (stubbed !== m) {
       changed = true;
       saved += charsOf(m) - charsOf(stubbed);
@@ -174,8 +178,10 @@ function read(st: State, m: Message, i: number): void {
       for (let k = 0; k < st.skillsAged; k++) if ((st.seen[st.skills[k]] as { toolCallId?: string }).toolCallId === c.id) stubSkill(st, st.skills[k]);
     }
     st.roundOf.push(0);
+    st.callRoundOf.push(st.open);
     return;
   }
+  st.callRoundOf.push(0);
   st.roundOf.push(m.role === 'tool' || (m.role === 'user' && m.attachedBy) ? st.open : 0);
   if (m.role === 'tool' && m.toolName === TOOL.skill_view) st.skills.push(i);
 }
@@ -184,9 +190,10 @@ function read(st: State, m: Message, i: number): void {
 function age(st: State): void {
   const cutoff = st.cutoff; // rounds 1..cutoff are old
   // Rounds only grow along the transcript, so the old messages are all before the first young one.
-  while (st.agedTo < st.seen.length && st.roundOf[st.agedTo] <= cutoff) {
+  while (st.agedTo < st.seen.length && st.roundOf[st.agedTo] <= cutoff && st.callRoundOf[st.agedTo] <= cutoff) {
     const i = st.agedTo++;
     const m = st.seen[i];
+    if (st.callRoundOf[i] !== 0) replace(st, i, oldCallArgsStubFor(m));
     if (st.roundOf[i] === 0 || (m.role === 'tool' && m.toolName === TOOL.skill_view)) continue;
     replace(st, i, oldRoundStubFor(m));
   }

@@ -43,14 +43,16 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
   const prunedCallIds = new Set<string>();
   if (!opts.enabled) return { messages, prunedCallIds, savedChars: 0 };
 
-  // Which assistant message (tool round) each index belongs to, counted from the newest.
+  // Which assistant message (tool round) each index belongs to, counted from the newest; the assistant message itself too (callRound).
   const roundOf = new Array<number>(messages.length).fill(-1);
+  const callRound = new Array<number>(messages.length).fill(0);
   const skillNames = new Map<string, string>();
   let age = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role === 'assistant' && m.toolCalls?.length) {
       age++;
+      callRound[i] = age;
       for (const c of m.toolCalls) if (c.name === TOOL.skill_view) skillNames.set(c.id, skillNameOf(c.arguments));
       for (let j = i + 1; j < messages.length && roundOf[j] === -1 && messages[j].role !== 'assistant'; j++) {
         if (messages[j].role === 'tool' || (messages[j].role === 'user' && (messages[j] as { attachedBy?: string }).attachedBy)) roundOf[j] = age;
@@ -72,6 +74,7 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
       prunedCallIds.add(m.toolCallId);
       return stubbed;
     }
+    if (callRound[i] > opts.keepToolRounds) return oldCallArgsStubFor(m);
     if (roundOf[i] <= opts.keepToolRounds) return m;
     const stubbed = oldRoundStubFor(m);
     if (stubbed !== m && m.role === 'tool') {
@@ -106,6 +109,43 @@ export function oldRoundStubFor(m: Message): Message {
     return { ...m, content: m.content.map((p): ContentPart => (p.type === 'image' ? { type: 'text', text: imagePrunedStub(p.name) } : p)) };
   }
   return m;
+}
+
+/** Arguments shorter than this are sent as they are, however old. */
+export const ARG_PRUNE_MIN_CHARS = 1000;
+/** In a pruned call's arguments, string values longer than this become a note; shorter ones (paths, flags) stay. */
+const ARG_VALUE_KEEP = 200;
+
+/** `[1234 chars sent in full when this call ran; omitted from this old request]` */
+export function prunedArgNote(chars: number): string {
+  return `[${chars} chars sent in full when this call ran; omitted from this old request]`;
+}
+
+/**
+ * The assistant message of an old tool round as the request carries it: each call whose arguments
+ * are large (a whole file for write_file, long edit_file strings) keeps its short values (path,
+ * flags) and gets a note instead of each long string value, so a 9 KB write is not re-sent every
+ * round. Malformed or small arguments stay as they are; state.db keeps every byte.
+ */
+export function oldCallArgsStubFor(m: Message): Message {
+  if (m.role !== 'assistant' || !m.toolCalls?.some((c) => c.arguments.length >= ARG_PRUNE_MIN_CHARS)) return m;
+  let changed = false;
+  const toolCalls = m.toolCalls.map((c) => {
+    if (c.arguments.length < ARG_PRUNE_MIN_CHARS) return c;
+    let args: unknown;
+    try {
+      args = JSON.parse(c.arguments);
+    } catch {
+      return c;
+    }
+    if (!args || typeof args !== 'object' || Array.isArray(args)) return c;
+    const short = Object.fromEntries(Object.entries(args as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' && v.length > ARG_VALUE_KEEP ? prunedArgNote(v.length) : v]));
+    const text = JSON.stringify(short);
+    if (text.length >= c.arguments.length) return c;
+    changed = true;
+    return { ...c, arguments: text };
+  });
+  return changed ? { ...m, toolCalls } : m;
 }
 
 /** The skill name a skill_view call asked for ('unknown' when its arguments say none). */

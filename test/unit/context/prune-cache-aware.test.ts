@@ -77,3 +77,38 @@ describe('pruning: cache-aware strategy', () => {
     assert.ok(at(0.5) >= at(0.1), `0.5: ${at(0.5)}, 0.1: ${at(0.1)}`);
   });
 });
+
+describe('pruning: old tool-call arguments', () => {
+  function writes(rounds: number): Message[] {
+    const out: Message[] = [{ role: 'user', content: 'write the files' }];
+    for (let r = 0; r < rounds; r++) {
+      out.push({ role: 'assistant', content: '', toolCalls: [{ id: `w${r}`, name: 'write_file', arguments: JSON.stringify({ path: `src/f${r}.ts`, content: `// file ${r}\n`.padEnd(9000, 'x') }) }] });
+      out.push({ role: 'tool', toolCallId: `w${r}`, toolName: 'write_file', ok: true, content: `created src/f${r}.ts (1 line)` });
+    }
+    return out;
+  }
+
+  it('a 9 KB write_file content older than keepToolRounds is sent as a note that keeps the path; newer calls and the stored transcript stay whole', () => {
+    const full = writes(10);
+    const stored = structuredClone(full);
+    const req = new PruneCache().prune('s', full, { ...base, strategy: 'rolling' }).messages;
+    const calls = req.flatMap((m) => (m.role === 'assistant' ? m.toolCalls ?? [] : []));
+    for (const [r, c] of calls.entries()) {
+      const args = JSON.parse(c.arguments);
+      assert.equal(args.path, `src/f${r}.ts`);
+      if (r < 10 - base.keepToolRounds) assert.equal(args.content, '[9000 chars sent in full when this call ran; omitted from this old request]', `call ${r}`);
+      else assert.equal(args.content.length, 9000, `call ${r} is recent`);
+    }
+    assert.deepEqual(full, stored, 'the transcript itself is never changed');
+    assert.deepEqual(req, pruneOldToolOutputs(full, base).messages, 'the incremental cache and the reference agree');
+  });
+
+  it('small and malformed arguments are sent as they are, however old', () => {
+    const full = writes(8);
+    (full[1] as any).toolCalls[0].arguments = '{"path": "a", "content": "' + 'y'.repeat(1500);
+    (full[3] as any).toolCalls[0].arguments = '{"path":"b","content":"short"}';
+    const req = new PruneCache().prune('s', full, { ...base, strategy: 'rolling' }).messages;
+    assert.equal((req[1] as any).toolCalls[0].arguments, (full[1] as any).toolCalls[0].arguments);
+    assert.equal((req[3] as any).toolCalls[0].arguments, '{"path":"b","content":"short"}');
+  });
+});
