@@ -59,9 +59,9 @@ describe('tools: grep', () => {
     const res = await call(makeCtx(ws), 'grep', { pattern: 'alpha' }, jsGrep());
     const lines = res.content.split('\n');
     assert.equal(lines.length, 101);
-    assert.equal(lines[100], '[… 205 more matches not shown (305 in all); narrow the pattern, path or glob, or raise max_results]');
+    assert.equal(lines[100], '[… more than 100 matches in all (the first 100 shown); the search stopped there; narrow the pattern, path or glob, or raise max_results]');
     const five = await call(makeCtx(ws), 'grep', { pattern: 'alpha \\d+0$', path: 'many.txt', max_results: 5 }, jsGrep());
-    assert.equal(five.content, 'many.txt:10:alpha 10\nmany.txt:20:alpha 20\nmany.txt:30:alpha 30\nmany.txt:40:alpha 40\nmany.txt:50:alpha 50\n[… 25 more matches not shown (30 in all); narrow the pattern, path or glob, or raise max_results]');
+    assert.equal(five.content, 'many.txt:10:alpha 10\nmany.txt:20:alpha 20\nmany.txt:30:alpha 30\nmany.txt:40:alpha 40\nmany.txt:50:alpha 50\n[… more than 5 matches in all (the first 5 shown); the search stopped there; narrow the pattern, path or glob, or raise max_results]');
   });
 
   it('ignore_case, glob and path narrow the search', async () => {

@@ -78,6 +78,7 @@ function runInWorker(q: GrepQuery, o: JsGrepOptions): Promise<GrepOutcome> {
   let total = 0;
   let searched = 0;
   let current: string | undefined;
+  let limitReached = false;
   const skipped: string[] = [];
   return new Promise<GrepOutcome>((resolve, reject) => {
     let settled = false;
@@ -96,6 +97,7 @@ function runInWorker(q: GrepQuery, o: JsGrepOptions): Promise<GrepOutcome> {
         matches,
         total,
         ...(stopped ? { stopped } : {}),
+        ...(limitReached && !stopped ? { limitReached: { searched } } : {}),
         ...(skipped.length ? { skippedLarge: { count: skipped.length, examples: skipped.slice(0, 5), limitBytes: maxFileBytes } } : {}),
       });
     };
@@ -116,6 +118,7 @@ function runInWorker(q: GrepQuery, o: JsGrepOptions): Promise<GrepOutcome> {
       total += m.found;
       searched = m.searched;
       if (m.skipped) skipped.push(m.skipped);
+      if (m.t === 'done' && m.limitReached) limitReached = true;
       current = m.current;
       if (current) o.onFile?.(current);
       if (m.t === 'done') finish();

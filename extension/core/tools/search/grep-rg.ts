@@ -76,6 +76,7 @@ export function makeRipgrepBackend(rg: string): GrepBackend {
       const child = spawn(rg, args, { cwd: q.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       const matches: GrepMatch[] = [];
       let total = 0;
+      let limited = false;
       let partial = '';
       let stderr = '';
       const decoder = new StringDecoder('utf8');
@@ -84,9 +85,13 @@ export function makeRipgrepBackend(rg: string): GrepBackend {
         if (nul < 0) return;
         const colon = line.indexOf(':', nul);
         const file = line.slice(0, nul).replace(/^\.\//, '');
-        if (!keep(file)) return;
-        total++;
-        if (matches.length >= q.maxResults) return;
+        if (limited || !keep(file)) return;
+        // One match past the limit says "more than maxResults", as the JS fallback does: rg is stopped there.
+        if (++total > q.maxResults) {
+          limited = true;
+          child.kill('SIGKILL');
+          return;
+        }
         matches.push({ file, line: Number(line.slice(nul + 1, colon)), text: line.slice(colon + 1).replace(/\r$/, '') });
       };
       child.stdout.on('data', (b: Buffer) => {
@@ -106,6 +111,7 @@ export function makeRipgrepBackend(rg: string): GrepBackend {
       child.on('close', (code) => {
         q.signal.removeEventListener('abort', onAbort);
         if (partial) onLine(partial + decoder.end());
+        if (limited) return resolve({ ok: true, matches, total, limitReached: {} });
         if (code === 2 && total === 0 && /regex|parse error|syntax/i.test(stderr)) {
           resolve({ ok: false, badPattern: stderr.trim() });
           return;

@@ -29,6 +29,8 @@ export type ScanMessage =
       searched: number;
       /** A file just skipped for its size. */
       skipped?: string;
+      /** done only: the search stopped at maxResults + 1 matching lines; the total is at least that. */
+      limitReached?: boolean;
     }
   | { t: 'bad-pattern'; message: string }
   | { t: 'failed'; message: string };
@@ -75,8 +77,9 @@ export async function scan(job: ScanJob, post: (m: ScanMessage) => void): Promis
   let pending: GrepMatch[] = [];
   let found = 0;
   let skipped: string | undefined;
-  const flush = (t: 'progress' | 'done', current?: string) => {
-    post({ t, current, matches: pending, found, searched, skipped });
+  let foundInAll = 0;
+  const flush = (t: 'progress' | 'done', current?: string, limitReached?: boolean) => {
+    post({ t, current, matches: pending, found, searched, skipped, ...(limitReached ? { limitReached } : {}) });
     pending = [];
     found = 0;
     skipped = undefined;
@@ -96,10 +99,10 @@ export async function scan(job: ScanJob, post: (m: ScanMessage) => void): Promis
       const text = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
       if (!re.test(text)) continue;
       found++;
-      if (kept < job.maxResults) {
-        kept++;
-        pending.push({ file, line: i + 1, text });
-      }
+      // One match past the limit is enough to say "more than maxResults": the rest is not scanned.
+      if (++foundInAll > job.maxResults) return flush('done', undefined, true);
+      kept++;
+      pending.push({ file, line: i + 1, text });
     }
   }
   flush('done');

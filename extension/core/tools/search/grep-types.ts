@@ -37,6 +37,8 @@ export type GrepOutcome =
       /** Set when the search ended early (deadline or cancel): why, where, and how far it got. The results are partial. */
       stopped?: { reason: 'timeout' | 'cancelled'; message: string };
       skippedLarge?: SkippedLarge;
+      /** The search stopped once it had more than maxResults matches: `total` is a lower bound. The JS fallback says how many files it had searched. */
+      limitReached?: { searched?: number };
     }
   | { ok: false; badPattern: string };
 
