@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { checkWriteFault } from './files';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
 
 /** Contents at least this large (UTF-8 bytes) go to a file. */
@@ -134,8 +135,14 @@ export class ContentFiles {
       running = (async () => {
         await fs.promises.mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
         const tmp = `${file}.tmp-${process.pid}`;
-        await fs.promises.writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE });
-        await fs.promises.rename(tmp, file);
+        try {
+          await fs.promises.writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE });
+          checkWriteFault(file);
+          await fs.promises.rename(tmp, file);
+        } catch (e) {
+          await fs.promises.rm(tmp, { force: true });
+          throw e;
+        }
         this.pending.delete(file);
       })().finally(() => this.writing.delete(file));
       this.writing.set(file, running);

@@ -23,30 +23,69 @@ function syncDir(dir: string): void {
   }
 }
 
+/**
+ * Test hook: called before each write of state.db, its journal or a content file, with the file
+ * written; a throw stands for the disk refusing it (e.g. an ENOSPC error).
+ */
+export const writeFaults: { before: ((file: string) => void) | null } = { before: null };
+
+export function checkWriteFault(file: string): void {
+  writeFaults.before?.(file);
+}
+
+/** Says plainly why saving to `file` failed (one sentence), keeping the errno code. */
+export function saveError(file: string, e: unknown): Error {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.message?.startsWith('could not save the session')) return err;
+  const why: Record<string, string> = {
+    ENOSPC: 'the disk is full (ENOSPC)',
+    EDQUOT: 'the disk quota is used up (EDQUOT)',
+    EROFS: 'the file system is read-only (EROFS)',
+    EACCES: 'permission denied (EACCES)',
+    EPERM: 'permission denied (EPERM)',
+    EIO: 'the disk reported an input/output error (EIO)',
+  };
+  const out = new Error(`could not save the session to ${file}: ${why[err?.code ?? ''] ?? err?.message ?? String(e)}`) as NodeJS.ErrnoException;
+  out.code = err?.code;
+  return out;
+}
+
 export function writeFileAtomicSync(file: string, bytes: Uint8Array): void {
   const tmp = tempName(file);
-  const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
   try {
-    fs.writeSync(fd, bytes);
-    fs.fdatasyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
+    try {
+      checkWriteFault(file);
+      fs.writeSync(fd, bytes);
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
   }
-  fs.renameSync(tmp, file);
   syncDir(path.dirname(file));
 }
 
-/** The same, off the event loop: the bytes are written by libuv's thread pool. */
+/** The same, off the event loop: the bytes are written by libuv's thread pool. A failed write leaves no temporary file. */
 export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
   const tmp = tempName(file);
-  const fh = await fs.promises.open(tmp, 'w', PRIVATE_FILE_MODE);
   try {
-    await fh.writeFile(bytes);
-    await fh.datasync();
-  } finally {
-    await fh.close();
+    const fh = await fs.promises.open(tmp, 'w', PRIVATE_FILE_MODE);
+    try {
+      checkWriteFault(file);
+      await fh.writeFile(bytes);
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
   }
-  await fs.promises.rename(tmp, file);
   syncDir(path.dirname(file));
 }
 
@@ -62,6 +101,11 @@ export function moveAside(file: string, now: Date): string {
   return target;
 }
 
+/** A lock's temporary or set-aside file (lock.ts), left by a process killed while taking the lock. */
+function lockLeftover(base: string, n: string): boolean {
+  return n.startsWith(`${base}.lock.`) && (n.endsWith('.tmp') || n.includes('.stale-'));
+}
+
 /** Removes temporary files a killed process left beside `file` (never the database or journal itself). */
 export function removeStaleTemps(file: string): void {
   const dir = path.dirname(file);
@@ -73,6 +117,15 @@ export function removeStaleTemps(file: string): void {
     return;
   }
   for (const n of names) {
+    if (lockLeftover(base, n)) {
+      // One being taken right now is young; only those a minute old are leftovers.
+      try {
+        if (Date.now() - fs.statSync(path.join(dir, n)).mtimeMs > 60_000) fs.unlinkSync(path.join(dir, n));
+      } catch {
+        // gone already
+      }
+      continue;
+    }
     if (n.startsWith(`${base}.tmp-`) || n === `${base}.journal.tmp`) {
       try {
         fs.unlinkSync(path.join(dir, n));

@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import { promisify } from 'node:util';
+import { checkWriteFault } from './files';
 import { narrowMode, PRIVATE_FILE_MODE } from './modes';
 
 const writev = promisify(fs.writev);
@@ -120,6 +121,7 @@ export class JournalWriter {
   }
 
   private async writeAt(data: Buffer[], pos: number): Promise<void> {
+    checkWriteFault(this.file);
     let rest = data;
     while (rest.length) {
       const n = (await writev(this.fd, rest, pos)).bytesWritten;
@@ -154,12 +156,18 @@ export class JournalWriter {
     const tail = Buffer.alloc(this.durable - covered);
     fs.readSync(this.fd, tail, 0, tail.length, covered);
     const tmp = `${this.file}.tmp`;
-    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
-      fs.writeSync(fd, tail);
-      fs.fdatasyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      checkWriteFault(this.file);
+      const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
+      try {
+        fs.writeSync(fd, tail);
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
     }
     fs.closeSync(this.fd);
     try {

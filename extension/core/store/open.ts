@@ -6,6 +6,7 @@ import { ContentFiles } from './content-files';
 import { removeStaleTemps, writeFileAtomicSync } from './files';
 import { JournalWriter } from './journal-writer';
 import { narrowMode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
+import { checkDbPath, ensureFolder, followLinks, inFolder } from './db-path';
 import { acquireLock } from './lock';
 import { Persistence } from './persistence';
 import { recover } from './recover';
@@ -24,26 +25,56 @@ export function journalPath(file: string): string {
   return `${file}.journal`;
 }
 
+/** Content files a moved-aside journal refers to: kept, so the kept journal stays whole. */
+function asideJournalRefs(file: string): string[] {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.journal.corrupt-`;
+  const refs: string[] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return refs;
+  }
+  for (const n of names) {
+    try {
+      for (const m of fs.readFileSync(path.join(dir, n), 'latin1').matchAll(/"sha256":"([0-9a-f]{64})"/g)) refs.push(m[1]);
+    } catch {
+      // a folder or unreadable: its references cannot be known; nothing is removed below then
+      return ['*'];
+    }
+  }
+  return refs;
+}
+
 export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
-  const file = path.resolve(opts.file);
+  const file = followLinks(opts.file);
   const log = opts.log ?? quiet;
   const now = opts.now ?? Date.now;
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-  narrowMode(file, PRIVATE_FILE_MODE);
+  const readOnly = opts.readOnly === true;
+  const existed = checkDbPath(file, { readOnly }).exists;
   const SQL = await loadSqlJs(opts.wasmPath);
-  const release = opts.lock === false ? () => {} : acquireLock(file);
+  const journalFile = journalPath(file);
+  const content = new ContentFiles(file);
+  const notices: string[] = [];
+  const ctx = { SQL, file, journalFile, contentDir: content.dir, log, notices, now, readOnly };
+  if (readOnly) {
+    const r = recover(ctx);
+    for (const n of notices) log.warn(`state.db: ${n}`);
+    return new StateDb({ file, db: r.db, persistence: null, seq: r.seq, notices, now, release: () => {}, log, content });
+  }
+  ensureFolder(file);
+  const release = opts.lock === false ? () => {} : inFolder(file, () => acquireLock(file));
   try {
     removeStaleTemps(file);
-    const notices: string[] = [];
-    const journalFile = journalPath(file);
-    const content = new ContentFiles(file);
+    const r = recover(ctx);
+    if (existed) narrowMode(file, PRIVATE_FILE_MODE); // Snowpea's own file (recover refuses others)
     narrowMode(content.dir, PRIVATE_DIR_MODE);
-    const r = recover({ SQL, file, journalFile, contentDir: content.dir, log, notices, now });
     let journal: JournalWriter;
     try {
       if (r.mustSnapshot) {
         setMeta(r.db, 'journal_seq', r.seq);
-        writeFileAtomicSync(file, r.db.export());
+        inFolder(file, () => writeFileAtomicSync(file, r.db.export()));
         fs.rmSync(journalFile, { force: true });
       }
       journal = new JournalWriter(journalFile);
@@ -55,8 +86,9 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
     }
     for (const n of notices) log.warn(`state.db: ${n}`);
     // Content of deleted sessions and of rounds never committed; kept after any recovery, to be safe.
-    if (!notices.length) {
-      const removed = content.removeUnreferenced(contentRefs(r.db));
+    const aside = asideJournalRefs(file);
+    if (!notices.length && !aside.includes('*')) {
+      const removed = content.removeUnreferenced(new Set([...contentRefs(r.db), ...aside]));
       if (removed) log.info(`state.db: removed ${removed} unreferenced content file(s)`);
     }
     const persistence = new Persistence({

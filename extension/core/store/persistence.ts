@@ -26,7 +26,7 @@
 import type { Database } from 'sql.js';
 import type { Logger } from '../log';
 import type { ContentFiles } from './content-files';
-import { writeFileAtomic } from './files';
+import { saveError, writeFileAtomic } from './files';
 import type { JournalWriter } from './journal-writer';
 import { setMeta } from './schema';
 
@@ -67,6 +67,8 @@ export class Persistence {
   private snapshotBytes: number;
   /** After a failed fold, no automatic one before this time (Date.now()). */
   private retryAfter = 0;
+  /** Why the last commit failed (its caller was told), or null. */
+  private failedCode: string | null = null;
 
   constructor(init: PersistenceInit) {
     this.db = init.db;
@@ -108,7 +110,16 @@ export class Persistence {
     this.queued = [];
     this.queuedMessages = 0;
     // Content files the lines refer to are made durable first, in the same background job.
-    const done = this.journal.append(bufs, this.content.takeUnsynced());
+    const done = this.journal.append(bufs, this.content.takeUnsynced()).then(
+      () => {
+        this.failedCode = null;
+      },
+      (e) => {
+        const err = saveError(this.file, e) as NodeJS.ErrnoException;
+        this.failedCode = err.code ?? err.message;
+        throw err;
+      },
+    );
     if (this.foldDue()) setImmediate(() => this.autoFold());
     return done;
   }
@@ -116,9 +127,10 @@ export class Persistence {
   /** Commits, then folds the journal into state.db now (after a fold already running). */
   async flush(): Promise<void> {
     while (this.folding) await this.folding;
-    const committed = this.commit();
+    // Handled at once: it may fail while the fold runs (the fold saves these writes anyway).
+    const committed = this.commit().catch(() => {});
     await this.fold();
-    await committed.catch(() => {}); // the fold saved these writes even if the journal could not
+    await committed;
   }
 
   /** Stops the timers and saves everything into state.db. */
@@ -188,7 +200,10 @@ export class Persistence {
         this.folding = null;
         this.dirty = true;
         this.retryAfter = Date.now() + FOLD_RETRY_MS; // then retried when due, and on close
-        this.log.error(`state.db: saving ${this.file} failed (the journal keeps every change): ${(e as Error).message}`);
+        const err = saveError(this.file, e) as NodeJS.ErrnoException;
+        // Said once: when a commit already failed the same way, its caller has told the user.
+        const said = this.failedCode !== null && this.failedCode === (err.code ?? err.message);
+        this.log[said ? 'debug' : 'error'](`state.db: ${err.message} (earlier saved rounds are kept)`);
       }
     })();
     return this.folding;

@@ -2,6 +2,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import type { ContentRef } from './content-files';
 import { rowsCached as rows, type Row } from './statements';
+import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments } from './stored-message';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
 
 const num = (v: SqlValue): number => Number(v);
@@ -67,13 +68,17 @@ export function getStoredMessages(db: Database, sessionId: string, readContent: 
     const message = JSON.parse(text(r.body));
     // The stored JSON has `content: null` in its place, so the key order stays the original one.
     if (r.content_ref !== null) message.content = readContent({ sha256: String(r.content_ref), bytes: num(r.content_bytes) });
+    restoreArguments(message, readContent);
     return { seq: num(r.seq), turn: num(r.turn), round: num(r.round), message };
   });
 }
 
-/** Every content file a row refers to. */
+/** Every content file a row refers to: contents, and tool-call arguments. */
 export function contentRefs(db: Database): Set<string> {
-  return new Set(rows(db, 'SELECT DISTINCT content_ref FROM messages WHERE content_ref IS NOT NULL').map((r) => String(r.content_ref)));
+  const refs = new Set(rows(db, 'SELECT DISTINCT content_ref FROM messages WHERE content_ref IS NOT NULL').map((r) => String(r.content_ref)));
+  const withArgs = rows(db, `SELECT CAST(body AS BLOB) AS body FROM messages WHERE role = 'assistant' AND instr(body, ?) > 0`, [`"${ARGUMENTS_REF_KEY}"`]);
+  for (const r of withArgs) for (const sha of argumentRefs(text(r.body))) refs.add(sha);
+  return refs;
 }
 
 export function getToolCalls(db: Database, sessionId: string): ToolCallRecord[] {

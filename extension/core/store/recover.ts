@@ -9,7 +9,9 @@ import type { Logger } from '../log';
 import { moveAside } from './files';
 import { readJournal, type JournalRead } from './journal';
 import { applyOp } from './ops';
-import { configure, getMeta, migrate, SCHEMA_VERSION } from './schema';
+import { notOurs, StateDbPathError } from './db-path';
+import { APP_KEY, APP_MARK, hasSqliteHeader, isSnowpeaDb, sidecarsSayOurs, tableCount } from './ownership';
+import { configure, getMeta, migrate, SCHEMA_VERSION, setMeta } from './schema';
 
 export interface Recovered {
   db: Database;
@@ -32,6 +34,8 @@ interface Ctx {
   log: Logger;
   notices: string[];
   now: () => number;
+  /** Read a snapshot only: nothing is moved, written or locked (damage is an error). */
+  readOnly: boolean;
 }
 
 function reason(e: unknown): string {
@@ -47,20 +51,51 @@ function describeMove(ctx: Ctx, file: string, why: string): string | null {
   }
 }
 
-/** Opens the snapshot; a missing or empty file gives a new database. */
+/** Whether `file` is Snowpea's when it cannot be read as a database; refuses (touching nothing) when not. */
+function mustBeOurs(ctx: Ctx, why: string): void {
+  if (!sidecarsSayOurs(ctx.file)) throw notOurs(ctx.file, why);
+}
+
+/** A new, empty database with Snowpea's schema and mark. */
+function freshDb(ctx: Ctx): Database {
+  const db = new ctx.SQL.Database();
+  configure(db);
+  migrate(db);
+  setMeta(db, APP_KEY, APP_MARK);
+  return db;
+}
+
+/**
+ * Opens the snapshot; a missing file gives a new database. Only a file Snowpea made is ever moved
+ * aside (ownership.ts); anything else is refused with StateDbPathError and left untouched.
+ */
 function loadSnapshot(ctx: Ctx): { db: Database; fresh: boolean; migrated: boolean } {
   let bytes: Buffer | null = null;
   let failure: string | null = null;
   try {
     bytes = fs.readFileSync(ctx.file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failure = `unreadable: ${reason(e)}`;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { db: freshDb(ctx), fresh: true, migrated: false };
+    failure = `unreadable: ${reason(e)}`;
+    mustBeOurs(ctx, failure);
   }
-  if (bytes && bytes.length > 0) {
+  if (bytes && bytes.length === 0) {
+    mustBeOurs(ctx, 'it is empty');
+    ctx.notices.push(`${ctx.file} was empty (0 bytes), so the sessions saved in it are gone; a new database was started there${ctx.readOnly ? '' : ' (changes still in its journal were restored)'}.`);
+    return { db: freshDb(ctx), fresh: true, migrated: false };
+  }
+  if (bytes) {
     let db: Database | null = null;
     try {
+      if (!hasSqliteHeader(bytes)) throw new Error('file is not a database');
       db = new ctx.SQL.Database(bytes);
       configure(db);
+      if (!isSnowpeaDb(db)) {
+        const why = tableCount(db) ? 'an SQLite database of another program' : 'an SQLite database Snowpea did not make';
+        db.close();
+        db = null;
+        throw notOurs(ctx.file, why);
+      }
       const check = db.exec('PRAGMA quick_check');
       const verdict = String(check[0]?.values[0]?.[0] ?? 'no answer');
       if (verdict !== 'ok') throw new Error(`integrity check: ${verdict}`);
@@ -68,24 +103,24 @@ function loadSnapshot(ctx: Ctx): { db: Database; fresh: boolean; migrated: boole
       if (from > SCHEMA_VERSION) {
         ctx.notices.push(`${ctx.file} was written by a newer Snowpea (schema v${from}, this one knows v${SCHEMA_VERSION}); using it as is.`);
       }
-      return { db, fresh: false, migrated: from < SCHEMA_VERSION };
+      const marked = getMeta(db, APP_KEY) === APP_MARK;
+      if (!marked) setMeta(db, APP_KEY, APP_MARK);
+      return { db, fresh: false, migrated: from < SCHEMA_VERSION || !marked };
     } catch (e) {
       db?.close();
+      if (e instanceof StateDbPathError) throw e;
       failure = `not a valid database: ${reason(e)}`;
+      mustBeOurs(ctx, failure);
     }
   }
-  if (failure) {
-    ctx.log.error(`state.db: ${ctx.file} ${failure}`);
-    const movedDb = describeMove(ctx, ctx.file, failure);
-    const movedJournal = describeMove(ctx, ctx.journalFile, 'its database was damaged');
-    const movedContent = describeMove(ctx, ctx.contentDir, 'its database was damaged');
-    const kept = [movedDb, movedJournal, movedContent].filter(Boolean).join(' and ');
-    ctx.notices.push(`Snowpea could not read its session database (${failure}). It was moved to ${kept} and a new one was started.`);
-  }
-  const db = new ctx.SQL.Database();
-  configure(db);
-  migrate(db);
-  return { db, fresh: true, migrated: false };
+  if (ctx.readOnly) throw new Error(`could not read the session database ${ctx.file} (${failure}); a command that writes (such as snowpea run) moves it aside and starts a new one.`);
+  ctx.log.error(`state.db: ${ctx.file} ${failure}`);
+  const movedDb = describeMove(ctx, ctx.file, failure!);
+  const movedJournal = describeMove(ctx, ctx.journalFile, 'its database was damaged');
+  const movedContent = describeMove(ctx, ctx.contentDir, 'its database was damaged');
+  const kept = [movedDb, movedJournal, movedContent].filter(Boolean).join(' and ');
+  ctx.notices.push(`Snowpea could not read its session database (${failure}). It was moved to ${kept} and a new one was started.`);
+  return { db: freshDb(ctx), fresh: true, migrated: false };
 }
 
 function loadJournal(ctx: Ctx): { read: JournalRead; movedAside: boolean } {
@@ -107,12 +142,28 @@ function loadJournal(ctx: Ctx): { read: JournalRead; movedAside: boolean } {
   return { read, movedAside: false };
 }
 
+/**
+ * For a read-only open, read before the snapshot: a writer folding meanwhile only drops journal
+ * lines after its new snapshot is in place, so this journal and any later snapshot fit together.
+ */
+function peekJournal(ctx: Ctx): { read: JournalRead; movedAside: boolean } {
+  try {
+    const read = readJournal(ctx.journalFile);
+    if (read.corrupt) ctx.notices.push(`Snowpea's session journal is damaged (${read.corrupt}); changes recorded after that point are not shown.`);
+    return { read, movedAside: false };
+  } catch (e) {
+    ctx.notices.push(`Snowpea could not read its session journal (${reason(e)}); changes since the last save are not shown.`);
+    return { read: { ops: [], validBytes: 0, torn: false }, movedAside: false };
+  }
+}
+
 export function recover(ctx: Ctx): Recovered {
+  const early = ctx.readOnly ? peekJournal(ctx) : null;
   const { db, fresh, migrated } = loadSnapshot(ctx);
   const snapSeq = Number(getMeta(db, 'journal_seq') ?? 0);
   let seq = snapSeq;
   let replayed = 0;
-  const { read, movedAside } = loadJournal(ctx);
+  const { read, movedAside } = early ?? loadJournal(ctx);
   for (const op of read.ops) {
     if (op.q <= snapSeq) continue;
     try {

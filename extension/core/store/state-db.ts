@@ -11,12 +11,13 @@ import type { AgentEvent } from '../agent/events';
 import type { Message } from '../agent/messages';
 import type { Logger } from '../log';
 import type { Usage } from '../model/types';
-import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
+import type { ContentFiles, ContentRef } from './content-files';
 import { exportJson, exportMarkdown } from './export';
 import { journalLine } from './journal';
 import { applyOp, eventLine, insertEvent, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
 import type { Persistence } from './persistence';
 import * as q from './queries';
+import { toStored } from './stored-message';
 import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
 
 /** Streaming events whose content the transcript already holds; recording them would only bloat state.db. */
@@ -25,7 +26,8 @@ const UNRECORDED_EVENTS = new Set<string>(['text.delta', 'tool.output']);
 export interface StateDbParts {
   file: string;
   db: Database;
-  persistence: Persistence;
+  /** null: opened read-only (writes throw). */
+  persistence: Persistence | null;
   seq: number;
   notices: string[];
   now: () => number;
@@ -39,7 +41,7 @@ export class StateDb {
   /** Messages for the user about recoveries at open (a damaged file moved aside, and where to). */
   readonly notices: readonly string[];
   private readonly db: Database;
-  private readonly persistence: Persistence;
+  private readonly persistence: Persistence | null;
   private readonly now: () => number;
   private readonly release: () => void;
   private readonly log: Logger;
@@ -81,24 +83,33 @@ export class StateDb {
 
   /** Bytes committed to the journal and not yet folded into state.db. */
   get journalBytes(): number {
-    return this.persistence.journalBytes;
+    return this.persistence?.journalBytes ?? 0;
   }
 
-  private open(): void {
+  /** Opened with `readOnly`: reads work, writes throw. */
+  get readOnly(): boolean {
+    return this.persistence === null;
+  }
+
+  /** Checks that writes are allowed; returns where they go. */
+  private open(): Persistence {
     if (this.closing) throw new Error('state.db is closed');
+    if (!this.persistence) throw new Error(`state.db: ${this.file} was opened read-only`);
+    return this.persistence;
   }
 
   private write<N extends OpName>(name: N, args: OpArgs[N]): void {
-    this.open();
+    const persistence = this.open();
     applyOp(this.db, name, args);
     this.seq++;
-    this.persistence.queue(this.seq, [Buffer.from(journalLine({ q: this.seq, o: name, a: args }), 'utf8')], false);
+    persistence.queue(this.seq, [Buffer.from(journalLine({ q: this.seq, o: name, a: args }), 'utf8')], false);
   }
 
   /** Session changes outside a round are committed at once; inside one they join its commit. */
   private commitSessionChange(): void {
-    if (this.persistence.hasQueuedMessages) return;
-    this.persistence.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));
+    const persistence = this.open();
+    if (persistence.hasQueuedMessages) return;
+    persistence.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));
   }
 
   private requireSession(id: string): void {
@@ -175,22 +186,16 @@ export class StateDb {
     if (!message || typeof message !== 'object' || !['user', 'assistant', 'tool'].includes(message.role)) {
       throw new Error('state.db: appendMessage needs a user, assistant or tool message');
     }
-    let ref: ContentRef | null = null;
-    let stored: Message = message;
-    if (typeof message.content === 'string' && message.content.length * 3 >= EXTERNAL_CONTENT_BYTES && encodesExactly(message.content)) {
-      const bytes = Buffer.from(message.content, 'utf8');
-      if (bytes.length >= EXTERNAL_CONTENT_BYTES) {
-        ref = this.content.put(bytes);
-        stored = { ...message, content: null } as unknown as Message;
-      }
-    }
+    const persistence = this.open();
+    // Large contents and tool-call arguments go to content files (stored-message.ts).
+    const { stored, ref } = toStored(message, this.content);
     const meta = { sessionId, seq: this.nextSeq.get(sessionId) ?? q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now(), ref };
     // Encoded once: the same UTF-8 bytes go into the row and into the journal line.
     const body = Buffer.from(JSON.stringify(stored), 'utf8');
     insertMessage(this.db, meta, message.role, body);
     this.nextSeq.set(sessionId, meta.seq + 1);
     this.seq++;
-    this.persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
+    persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
     return meta.seq;
   }
 
@@ -223,16 +228,21 @@ export class StateDb {
     return q.getUsage(this.db, sessionId);
   }
 
-  /** Records an event; streaming deltas (text.delta, tool.output) are skipped, the transcript holds their content. */
+  /**
+   * Records an event; streaming deltas (text.delta, tool.output) are skipped and a tool.call is kept
+   * without its arguments: the transcript holds their content (the call's message, by callId).
+   */
   recordEvent(sessionId: string, event: AgentEvent): void {
     if (UNRECORDED_EVENTS.has(event.type)) return;
     this.requireSession(sessionId);
+    const persistence = this.open();
     const meta = { sessionId, type: event.type, at: this.now() };
+    const kept = event.type === 'tool.call' ? { ...event, args: undefined } : event;
     // Encoded once, as for messages: the row and the journal line share the bytes.
-    const data = Buffer.from(JSON.stringify(event), 'utf8');
+    const data = Buffer.from(JSON.stringify(kept), 'utf8');
     insertEvent(this.db, meta, data);
     this.seq++;
-    this.persistence.queue(this.seq, eventLine(this.seq, meta, data), false);
+    persistence.queue(this.seq, eventLine(this.seq, meta, data), false);
   }
 
   getEvents(sessionId: string) {
@@ -245,21 +255,20 @@ export class StateDb {
    * writes stay in memory and are retried by the next commit).
    */
   commitRound(): Promise<void> {
-    this.open();
-    return this.persistence.commit();
+    return this.open().commit();
   }
 
   /** Commits and writes the whole database to state.db now. */
   flush(): Promise<void> {
     if (this.closing) return this.closing;
-    return this.persistence.flush();
+    return this.persistence?.flush() ?? Promise.resolve();
   }
 
   /** Commits, saves everything into state.db and releases the file. Further writes throw. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       try {
-        await this.persistence.close();
+        await this.persistence?.close();
       } finally {
         this.db.close();
         this.release();

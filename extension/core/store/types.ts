@@ -101,4 +101,9 @@ export interface StateDbOptions {
   foldJournalBytes?: number;
   /** Refuse to open a file another live process holds (default true). */
   lock?: boolean;
+  /**
+   * Read a snapshot (plus the journal, replayed in memory) without taking the lock and without
+   * writing, moving or creating anything: works while another process writes. Writes throw.
+   */
+  readOnly?: boolean;
 }

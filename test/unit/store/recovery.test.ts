@@ -19,6 +19,7 @@ describe('store: recovery', () => {
   it('moves a corrupt state.db aside, starts a fresh one and says where the old one went', async () => {
     const garbage = Buffer.from('this is not an SQLite database\n'.repeat(500));
     fs.writeFileSync(file, garbage);
+    fs.writeFileSync(journalPath(file), ''); // Snowpea made it: its journal is beside it
     const db = await open(file);
     const [moved] = asideFiles('state.db');
     assert.ok(moved, 'the damaged file is kept beside the new one');
@@ -53,13 +54,12 @@ describe('store: recovery', () => {
     await db.close();
   });
 
-  it('moves aside a state.db that cannot be read at all', async () => {
+  it('refuses a folder at the path of state.db and leaves it as it was', async () => {
     fs.mkdirSync(file);
-    const db = await open(file);
-    assert.equal(asideFiles('state.db').length, 1);
-    assert.match(db.notice!, /unreadable/);
-    db.createSession(newSession);
-    await db.close();
+    fs.writeFileSync(path.join(file, 'keep.txt'), 'mine');
+    await assert.rejects(open(file), /state\.db is not a Snowpea session database \(it is a folder\); refusing to touch it/);
+    assert.deepEqual(fs.readdirSync(dir), ['state.db']);
+    assert.deepEqual(fs.readdirSync(file), ['keep.txt']);
   });
 
   it('drops a torn last journal line silently and keeps every whole line', async () => {
