@@ -72,7 +72,6 @@ export async function scan(job: ScanJob, post: (m: ScanMessage) => void): Promis
     return;
   }
   const keep = globFilter(job.glob);
-  let kept = 0;
   let searched = 0;
   let pending: GrepMatch[] = [];
   let found = 0;
@@ -101,7 +100,6 @@ export async function scan(job: ScanJob, post: (m: ScanMessage) => void): Promis
       found++;
       // One match past the limit is enough to say "more than maxResults": the rest is not scanned.
       if (++foundInAll > job.maxResults) return flush('done', undefined, true);
-      kept++;
       pending.push({ file, line: i + 1, text });
     }
   }
