@@ -20,7 +20,7 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
     log.error(`unknown sessions command ${sub}: use list, show, export or delete`);
     return 1;
   }
-  const store = await openCliStore(flags, log);
+  const store = await openCliStore(flags, log, { readOnly: sub !== 'delete' });
   try {
     if (sub === 'list' || sub === undefined) {
       const rows = store.listSessions().map((s) => ({ id: s.id, title: s.title, created: new Date(s.created).toISOString(), updated: new Date(s.updated).toISOString(), rounds: s.rounds }));

@@ -108,9 +108,11 @@ export function cliApiKey(flags: CommonFlags, log: Logger): string {
   return 'none';
 }
 
-export async function openCliStore(flags: CommonFlags, log: Logger): Promise<StateDb> {
-  const file = flags['state-db'] ?? process.env.SNOWPEA_STATE_DB ?? path.join(snowpeaHome(), 'state.db');
-  const db = await openWithNoticesOnce(log, (quiet) => openStateDb({ file, log: quiet }));
+/** The CLI's state.db; `readOnly` (sessions list/show/export) reads a snapshot without the lock, changing nothing. */
+export async function openCliStore(flags: CommonFlags, log: Logger, opts: { readOnly?: boolean } = {}): Promise<StateDb> {
+  // An empty value counts as unset (path.resolve('') would be the current folder).
+  const file = flags['state-db'] || process.env.SNOWPEA_STATE_DB || path.join(snowpeaHome(), 'state.db');
+  const db = await openWithNoticesOnce(log, (quiet) => openStateDb({ file, log: quiet, readOnly: opts.readOnly }));
   return db;
 }
 
