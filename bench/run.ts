@@ -88,6 +88,8 @@ async function main(): Promise<void> {
   const defDefaults = await runSession({}, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
   const defNaive = await runSession(NAIVE, { extraTools: tools, step: (i) => deferredSessionStep(i, tools) });
 
+  const { firstRequestTokens } = await import('./first-request');
+  const first = await firstRequestTokens();
   const lean = await childFirstRequest('lean');
   const full = await childFirstRequest('full');
 
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
   const rows = [
     ['60-round session: total input tokens', longDefaults.totalTokens, longNaive.totalTokens, pct(longDefaults.totalTokens / longNaive.totalTokens), '<= 30%'],
     ['60-round session: tokens in the last round', longDefaults.tokensPerRound.at(-1)!, longNaive.tokensPerRound.at(-1)!, pct(longDefaults.tokensPerRound.at(-1)! / longNaive.tokensPerRound.at(-1)!), ''],
+    ['default tools: first request, system + tools', first.total, '', '', '<= 1,600 tokens'],
     ['64 deferred tools: first request, system + tools', defDefaults.firstRequest.systemPlusTools, defNaive.firstRequest.systemPlusTools, pct(defDefaults.firstRequest.systemPlusTools / defNaive.firstRequest.systemPlusTools), '< 4,000 tokens'],
     ['64 deferred tools: total input tokens', defDefaults.totalTokens, defNaive.totalTokens, pct(defDefaults.totalTokens / defNaive.totalTokens), ''],
     ['byte-identical tools+system, unchanged rounds (60-round)', pct(longDefaults.identicalShare), pct(longNaive.identicalShare), '', '>= 95%'],
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, cost, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

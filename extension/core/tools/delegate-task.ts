@@ -30,9 +30,9 @@ export function childSummary(agent: string, o: ChildOutcome): string {
 export function createDelegateTaskTool(host: DelegateHost): AnyTool {
   const agents = roleNames();
   const input = z.object({
-    task: z.string().min(1).describe('A complete, self-contained brief: the goal, what is known, what to return. The subagent does not see this conversation.'),
-    agent: z.enum(agents as [string, ...string[]]).optional().describe('general (all tools), explore or reviewer (read-only). Default general.'),
-    max_rounds: z.number().int().min(1).max(200).optional().describe('Tool rounds the subagent may use. Default 20.'),
+    task: z.string().min(1).describe('Complete brief: the goal, what is known, what to return.'),
+    agent: z.enum(agents as [string, ...string[]]).optional().describe('general (all tools), explore or reviewer (read-only); default general.'),
+    max_rounds: z.number().int().min(1).max(200).optional().describe('Tool rounds it may use (default 20).'),
   });
   return defineTool({
     name: TOOL.delegate_task,
@@ -42,7 +42,7 @@ export function createDelegateTaskTool(host: DelegateHost): AnyTool {
     deferred: false,
     summary: 'Run a subagent on a self-contained task and return its answer',
     description:
-      'Delegate a self-contained task to a subagent that starts with an empty conversation and a lean context, and get back its final answer. Use it for focused exploration, review, or independent subtasks; give it a complete brief.',
+      'Run a subagent on a self-contained task (it starts with an empty conversation) and get its final answer. For focused exploration, review or independent subtasks.',
     input,
     describeCall: (a) => `delegate to ${a.agent ?? 'general'}: ${a.task.slice(0, 60)}`,
     async run(args, ctx) {

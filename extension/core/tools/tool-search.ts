@@ -51,7 +51,7 @@ export interface ToolSearchHost {
 }
 
 const input = z.object({
-  query: z.string().min(1).describe('"select:name_a,name_b" loads exactly those tools; otherwise keywords over tool names, groups and descriptions ("+browser click": a leading + marks a required term). Returns at most 5 tools.'),
+  query: z.string().min(1).describe('"select:name_a,name_b" loads those tools; otherwise keywords ("+browser click": + marks a required term), at most 5 tools.'),
 });
 
 export function createToolSearchTool(host: ToolSearchHost): AnyTool {
@@ -63,7 +63,7 @@ export function createToolSearchTool(host: ToolSearchHost): AnyTool {
     deferred: false,
     summary: 'Load deferred tools (browser, git, media, memory, MCP) by name or keyword',
     description:
-      'Load the schemas of deferred tools listed in the system prompt\'s "Deferred" line, so you can call them from the next round on. Use "select:a,b" when you know the names, or keywords to search.',
+      'Load tools from the system prompt\'s Deferred line; callable from the next round.',
     input,
     describeCall: (a) => `tool_search ${a.query}`,
     async run(args, ctx) {

@@ -13,7 +13,7 @@ import { defineTool, errorResult, okResult, type ToolErrorCode } from './types';
 import { TOOL } from './names';
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('Image file path (PNG, JPEG, GIF or WebP), relative to the workspace root (or absolute).'),
+  path: z.string().min(1).describe('PNG, JPEG, GIF or WebP path.'),
 });
 
 const CODE_OF: Record<ImageErrorCode, ToolErrorCode> = {
@@ -34,8 +34,7 @@ export const viewImageTool = defineTool({
   deferred: false,
   summary: 'Look at an image file (PNG, JPEG, GIF, WebP) from the workspace.',
   description:
-    'Look at an image file: screenshots, diagrams, UI mockups, rendered output. The picture is attached to the conversation right after this call ' +
-    '(large images are downscaled). Only for models that accept images; use read_file for text.',
+    'Attach an image file (screenshot, diagram, mockup) to the conversation; large ones are downscaled.',
   input,
   describeCall: (a) => `view ${a.path}`,
   approval: (a) => ({ paths: [{ path: a.path, write: false }] }),

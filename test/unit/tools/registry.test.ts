@@ -46,14 +46,18 @@ describe('tools: registry', () => {
     assert.equal(changes, 3);
   });
 
-  it('derives the JSON Schema from zod, without $schema noise, cached', () => {
+  it('derives the JSON Schema from zod, without what the model does not need ($schema, additionalProperties, trivial bounds), cached; zod still refuses extra keys', async () => {
     const r = new ToolRegistry([echo as AnyTool]);
     const s = r.jsonSchemaOf('echo_args');
     assert.equal(s.$schema, undefined);
     assert.equal(s.type, 'object');
     assert.deepEqual(s.required, ['text']);
-    assert.equal(s.additionalProperties, false);
-    assert.deepEqual((s.properties as Record<string, unknown>).count, { type: 'integer', minimum: 1 });
+    assert.equal(s.additionalProperties, undefined);
+    assert.deepEqual((s.properties as Record<string, unknown>).count, { type: 'integer' });
+    const extra = await r.invoke('echo_args', JSON.stringify({ text: 'a', bogus: 1 }), makeCtx(tempDir()));
+    assert.equal(extra.error?.code, 'invalid_arguments');
+    const zero = await r.invoke('echo_args', JSON.stringify({ text: 'a', count: 0 }), makeCtx(tempDir()));
+    assert.equal(zero.error?.code, 'invalid_arguments', 'the bound left out of the schema is still enforced');
     assert.equal(r.jsonSchemaOf('echo_args'), s, 'same object on the next call');
     assert.doesNotMatch(JSON.stringify(r.jsonSchemaOf('echo_args')), /9007199254740991/);
   });

@@ -3,8 +3,8 @@ import { defineTool, errorResult, okResult } from '../types';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  question: z.string().min(1).describe('The question, complete and answerable on its own.'),
-  choices: z.array(z.string().min(1)).min(2).max(10).optional().describe('Answers to pick from (the user may still type another).'),
+  question: z.string().min(1).describe('A complete question.'),
+  choices: z.array(z.string().min(1)).min(2).max(10).optional().describe('Answers to offer (the user may type another).'),
 });
 
 export const askUserTool = defineTool({
@@ -15,8 +15,7 @@ export const askUserTool = defineTool({
   deferred: false,
   summary: 'Ask the user a question and wait for the answer.',
   description:
-    'Ask the user a question when you cannot proceed without their decision (ambiguous request, a choice between approaches). ' +
-    'The turn pauses until they answer. Do not use it for things you can find out yourself.',
+    'Ask the user when you cannot proceed without their decision; the turn waits for the answer. Not for what you can find out yourself.',
   input,
   describeCall: (a) => `ask: ${a.question.length > 100 ? `${a.question.slice(0, 99)}…` : a.question}`,
   // The call is itself a question to the user: no separate approval.

@@ -8,10 +8,10 @@ import { checkWritable, writerOf } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('File path, relative to the workspace root (or absolute).'),
-  old_string: z.string().min(1).describe('The exact text to replace, including indentation; enough context to be unique.'),
-  new_string: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+  path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  old_string: z.string().min(1).describe('Exact text to replace, with enough context to be unique.'),
+  new_string: z.string().describe('Replacement text.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence.'),
 });
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
@@ -38,8 +38,7 @@ export const editFileTool = defineTool({
   deferred: false,
   summary: 'Replace exact text in a file.',
   description:
-    'Replace an exact piece of text in a file. old_string must match the file exactly (whitespace included) and be unique, ' +
-    'unless replace_all is true. Read the file first so the text is exact; include a few surrounding lines to make it unique.',
+    'Replace exact text in a file. old_string must match exactly (whitespace included) and be unique unless replace_all; read the file first.',
   input,
   describeCall: (a) => `edit ${a.path}`,
   approval: (a) => ({ paths: [{ path: a.path, write: true }] }),

@@ -34,8 +34,8 @@ export function pythonArgs(snippet: string, root: string, envPath = process.env.
 }
 
 const input = z.strictObject({
-  code: z.string().min(1).describe('A complete Python 3 program; print what you want to see.'),
-  timeout_s: z.number().int().min(1).max(86_400).optional().describe('Seconds before it (and anything it started) is killed (default: the tools.shellTimeoutS setting).'),
+  code: z.string().min(1).describe('A complete program; print what you want to see.'),
+  timeout_s: z.number().int().min(1).max(86_400).optional().describe('Timeout in seconds (default: tools.shellTimeoutS).'),
 });
 
 /** execute_code with a given interpreter (tests point it at a missing one). */
@@ -48,8 +48,7 @@ export function makeExecuteCodeTool(python = 'python3'): AnyTool {
     deferred: false,
     summary: 'Run a short temporary Python program; leaves no file behind.',
     description:
-      'Run a short Python 3 program (python3) with the workspace as its working directory, to check behaviour ' +
-      'without leaving a script behind. Returns its output (head and tail when long) and exit code.',
+      'Run a short Python 3 program in the workspace without leaving a file behind; returns its output and exit code.',
     input,
     describeCall: (a) => `run python (${a.code.split('\n').length} lines)`,
     approval: (a) => ({ summary: `run python:\n${a.code}` }),

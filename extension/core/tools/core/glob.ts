@@ -12,8 +12,8 @@ import { TOOL } from '../names';
 const MAX_FILES = 500;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('Glob relative to path: "**/*.ts", "src/*.{js,jsx}", "*.md" (top level only).'),
-  path: z.string().min(1).optional().describe('Folder to search from, relative to the workspace root (default: the workspace root).'),
+  pattern: z.string().min(1).describe('Relative to path: "**/*.ts", "src/*.{js,jsx}"; "*.md" is top level only.'),
+  path: z.string().min(1).optional().describe('Folder to search from (default: workspace root).'),
 });
 
 /** The pattern without a leading ./, or undefined when it is absolute or climbs with `..` (refused in run). */
@@ -37,8 +37,7 @@ export const globTool = defineTool({
   deferred: false,
   summary: 'Find files by glob pattern (honours .gitignore).',
   description:
-    `Find files whose path (relative to path, default the workspace root) matches a glob. Use **/ to search every folder. ` +
-    `Files ignored by .gitignore are left out. Returns workspace-relative paths, sorted, at most ${MAX_FILES}.`,
+    `List files matching a glob, sorted, at most ${MAX_FILES} (.gitignore'd files left out).`,
   input,
   describeCall: (a) => `glob ${a.pattern}${a.path ? ` in ${a.path}` : ''}`,
   // The walk's start folder is checked too: a link in the pattern's prefix (`lnetc/*` with lnetc -> /etc) asks, as list_dir of it does (L1).

@@ -13,11 +13,11 @@ const DEFAULT_MAX = 100;
 const LINE_CLIP = 300;
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('Regular expression to search for.'),
-  path: z.string().min(1).optional().describe('File or folder to search, relative to the workspace root (default: the whole workspace).'),
-  glob: z.string().min(1).optional().describe('Only files whose workspace-relative path matches: "*.ts" (any folder), "src/**/*.py"; a leading ! excludes.'),
-  ignore_case: z.boolean().optional().describe('Match case-insensitively (default false).'),
-  max_results: z.number().int().min(1).max(2000).optional().describe(`Most matching lines to return (default ${DEFAULT_MAX}).`),
+  pattern: z.string().min(1).describe('Regular expression.'),
+  path: z.string().min(1).optional().describe('File or folder (default: the workspace).'),
+  glob: z.string().min(1).optional().describe('Path filter: "*.ts" (any folder), "src/**/*.py"; leading ! excludes.'),
+  ignore_case: z.boolean().optional().describe('Case-insensitive.'),
+  max_results: z.number().int().min(1).max(2000).optional().describe(`Most lines to return (default ${DEFAULT_MAX}).`),
 });
 
 export interface GrepToolOptions {
@@ -47,8 +47,7 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
     deferred: false,
     summary: 'Search file contents with a regular expression (honours .gitignore).',
     description:
-      'Search the workspace for a regular expression and return matching lines as path:line:text, in path order. ' +
-      'Files ignored by .gitignore and the .git folder are skipped. Narrow with path and glob; results are capped at max_results.',
+      'Regex search of the workspace; returns path:line:text. Skips .gitignore\'d files and .git.',
     input,
     describeCall: (a) => `grep /${a.pattern}/${a.ignore_case ? 'i' : ''}${a.path ? ` in ${a.path}` : ''}${a.glob ? ` (${a.glob})` : ''}`,
     approval: (a) => ({ paths: [{ path: a.path ?? '.', write: false }] }),

@@ -16,9 +16,9 @@ const MAX_PAGE_CHARS = 200_000;
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('File path, relative to the workspace root (or absolute).'),
-  offset: z.number().int().min(1).optional().describe('1-based line number to start at (default 1).'),
-  limit: z.number().int().min(1).optional().describe('Number of lines to return (default: the tools.readMaxLines setting).'),
+  path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  offset: z.number().int().min(1).optional().describe('First line, 1-based.'),
+  limit: z.number().int().min(1).optional().describe('Lines to return (default: tools.readMaxLines).'),
 });
 
 export const readFileTool = defineTool({
@@ -29,8 +29,7 @@ export const readFileTool = defineTool({
   deferred: false,
   summary: 'Read a text file with line numbers, paged by lines.',
   description:
-    'Read a text file. Lines come numbered (`   12\\tcode`, 1-based). Long files are paged: use offset and limit to read further. ' +
-    'Binary files are refused; for images use view_image. Prefer one read over many small ones; an unchanged file does not need re-reading.',
+    'Read a text file; lines come numbered (`   12\\tcode`). Page long files with offset and limit. For images use view_image. An unchanged file needs no re-read.',
   input,
   describeCall: (a) => `read ${a.path}${a.offset || a.limit ? ` (lines ${a.offset ?? 1}${a.limit ? `-${(a.offset ?? 1) + a.limit - 1}` : '-'})` : ''}`,
   approval: (a) => ({ paths: [{ path: a.path, write: false }] }),

@@ -4,7 +4,7 @@ import { defineTool, errorResult, okResult, type SessionMode } from '../types';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]]).describe('code: every tool; plan and ask: read-only (no writes, commands or commits).'),
+  mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]]).describe('plan and ask are read-only.'),
 });
 
 const MEANING: Record<SessionMode, string> = {
@@ -21,8 +21,7 @@ export const setModeTool = defineTool({
   deferred: false,
   summary: 'Switch the session mode (code, plan, ask).',
   description:
-    'Switch the session mode. code: all tools. plan: read-only, for investigating and proposing a plan before changing anything. ' +
-    'ask: read-only, for answering questions. Leaving plan or ask for code asks the user first.',
+    'Switch the session mode: code (all tools), plan (investigate, then propose a plan) or ask (answer questions); plan and ask refuse writes, commands and commits. Leaving them asks the user.',
   input,
   describeCall: (a) => `mode → ${a.mode}`,
   // Entering a read-only mode only takes power away; leaving one gives writes and commands back, so the user decides.

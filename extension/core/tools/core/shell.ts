@@ -7,9 +7,9 @@ import { defineTool, errorResult } from '../types';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  command: z.string().min(1).describe('The bash command line to run.'),
-  cwd: z.string().min(1).optional().describe('Folder to run in, relative to the workspace root (default: the workspace root).'),
-  timeout_s: z.number().int().min(1).max(86_400).optional().describe('Seconds before the command and everything it started are killed (default: the tools.shellTimeoutS setting).'),
+  command: z.string().min(1).describe('Bash command line.'),
+  cwd: z.string().min(1).optional().describe('Folder to run in (default: workspace root).'),
+  timeout_s: z.number().int().min(1).max(86_400).optional().describe('Timeout in seconds (default: tools.shellTimeoutS).'),
 });
 
 const oneLine = (s: string, max = 120) => {
@@ -25,9 +25,7 @@ export const shellTool = defineTool({
   deferred: false,
   summary: 'Run a bash command in the workspace (builds, tests, git, installs).',
   description:
-    'Run a command with bash -c in the workspace and return its combined stdout/stderr and exit code. ' +
-    'Long output is cut to its head and tail; the full output is saved to a file you can read_file. ' +
-    'Stdin is closed, so interactive prompts fail: pass flags such as --yes. Use read_file/grep/glob rather than cat/grep/find.',
+    'Run a bash command in the workspace; returns stdout/stderr and the exit code. Long output keeps head and tail (the full output is saved to a file). Stdin is closed: pass --yes to prompts. Prefer read_file/grep/glob to cat/grep/find.',
   input,
   describeCall: (a) => `run: ${oneLine(a.command)}`,
   // The approval shows the whole command: nothing the user approves may be hidden.

@@ -11,7 +11,7 @@ import { TOOL } from '../names';
 const MAX_LISTED = 50;
 
 const input = z.strictObject({
-  name: z.string().min(1).describe('The skill name, as listed in the skills index.'),
+  name: z.string().min(1).describe('Skill name.'),
 });
 
 /** The skill folder's files (not SKILL.md), without following symlinks, at most MAX_LISTED. */
@@ -35,8 +35,7 @@ export const skillViewTool = defineTool({
   deferred: false,
   summary: 'Load a skill: its SKILL.md instructions.',
   description:
-    'Load a skill by name and return its instructions (the body of its SKILL.md) and the files in its folder. ' +
-    'Skills are listed by name and description in the system prompt; load one when its description fits the task.',
+    'Load a skill listed in the system prompt: its SKILL.md instructions and its files. Load one when its description fits the task.',
   input,
   describeCall: (a) => `skill ${a.name}`,
   async run(args, ctx) {

@@ -6,8 +6,8 @@ import { checkWritable, writerOf } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('File path, relative to the workspace root (or absolute).'),
-  content: z.string().describe('The complete new content of the file.'),
+  path: z.string().min(1).describe('Workspace-relative or absolute path.'),
+  content: z.string().describe('The complete new content.'),
 });
 
 const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
@@ -20,8 +20,7 @@ export const writeFileTool = defineTool({
   deferred: false,
   summary: 'Create a file or replace its whole content.',
   description:
-    'Write a whole file: creates it (and missing parent folders) or replaces its content. ' +
-    'To change part of an existing file use edit_file instead, which is cheaper and safer.',
+    'Create or overwrite a whole file (and missing folders). To change part of a file use edit_file.',
   input,
   describeCall: (a) => `write ${a.path}`,
   approval: (a) => ({ summary: `write ${a.path} (${lines(countLines(a.content))})`, paths: [{ path: a.path, write: true }] }),
