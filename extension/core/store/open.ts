@@ -77,7 +77,7 @@ export async function openStateDb(opts: StateDbOptions): Promise<StateDb> {
         inFolder(file, () => writeFileAtomicSync(file, r.db.export()));
         fs.rmSync(journalFile, { force: true });
       }
-      journal = new JournalWriter(journalFile);
+      journal = inFolder(file, () => new JournalWriter(journalFile));
       const keep = r.mustSnapshot ? 0 : r.journalBytes; // cuts a torn last line
       if (journal.size > keep) journal.truncate(keep);
     } catch (e) {
