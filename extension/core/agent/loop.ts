@@ -108,7 +108,7 @@ export class AgentLoop {
       let response: ModelResponse;
       try {
         response = await services.client().complete(
-          { messages, tools },
+          { messages, tools, cacheKey: session.parentId ?? session.id },
           {
             onText: (text) => emit({ type: 'text.delta', sessionId: session.id, text }),
             onRetry: (r) => emit({ type: 'retry', sessionId: session.id, ...r }),

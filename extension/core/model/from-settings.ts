@@ -12,6 +12,7 @@ export function clientFromSettings(s: Settings, apiKey: string | undefined, log:
     maxOutputTokens: s['model.maxOutputTokens'],
     requestTimeoutS: s['model.requestTimeoutS'],
     maxRetries: s['model.maxRetries'],
+    cacheHints: s['model.cacheHints'],
     log: (level, m) => log[level](m),
   });
 }

@@ -8,6 +8,7 @@ import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, C
 import { baseUrlProblem, classifyFailure, displayEndpoint, IncompleteStreamError, type AttemptState, type ErrorContext } from './errors';
 import { bodyShape, notAStreamError, readCapped, responseFromCompletion } from './non-stream';
 import { defaultRetryTiming, retryDelayMs, sleep, type RetryPolicy } from './retry';
+import { applyHints, hintsFor, refusedHint, type HintState } from './cache-hints';
 import { StreamAssembler } from './stream-assembler';
 import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types';
 
@@ -33,6 +34,8 @@ export interface OpenAIClientOptions {
   retryMaxDelayMs?: number;
   /** Extra HTTP headers for every request (e.g. OpenRouter's HTTP-Referer). */
   headers?: Record<string, string>;
+  /** model.cacheHints: prompt_cache_key, and cache_control breakpoints for Claude models (default 'auto'). */
+  cacheHints?: 'auto' | 'off';
 }
 
 /** A handler (onText) threw: its error goes to the caller untouched, never retried. */
@@ -157,8 +160,11 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     }
   }
 
+  const hintState: HintState = { refused: new Set() };
+
   async function complete(req: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResponse> {
-    const body = params(req);
+    let hints = hintsFor(opts.model, opts.cacheHints ?? 'auto', req.cacheKey, hintState);
+    let body = applyHints(params(req), hints, req.cacheKey);
     const cancelled = () => new ModelError('cancelled', `The request to the model endpoint ${endpoint} (model "${opts.model}") was cancelled.`);
     if (signal.aborted) throw cancelled();
     if (urlProblem) {
@@ -176,6 +182,16 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
         if (e instanceof HandlerError) throw e.original;
         if (signal.aborted) state.cancelled = true;
         const f = classifyFailure(e, state, ctx);
+        const refused = !state.emitted ? refusedHint(f.error.status, f.error.message, hints) : undefined;
+        if (refused) {
+          // The endpoint does not take this hint: send the request again without it, and never again.
+          hintState.refused.add(refused);
+          log('info', `the endpoint refused the ${refused} cache hint; sending without it from now on`);
+          hints = hints.filter((h) => h !== refused);
+          body = applyHints(params(req), hints, req.cacheKey);
+          retry--;
+          continue;
+        }
         if (!f.retryable || state.emitted || retry >= policy.maxRetries) {
           const gaveUp = f.retryable && retry > 0 && !state.emitted ? ` (gave up after ${retry} ${retry === 1 ? 'retry' : 'retries'})` : '';
           const err = gaveUp ? new ModelError(f.error.kind, f.error.message + gaveUp, f.error.status) : f.error;

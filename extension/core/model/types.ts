@@ -24,6 +24,8 @@ export interface ModelRequest {
   messages: WireMessage[];
   /** The tools block. The same array object is passed on unchanged rounds so its bytes match. */
   tools: WireTool[];
+  /** Stable per session (a child uses its parent's): sent as prompt_cache_key where the endpoint takes it. */
+  cacheKey?: string;
 }
 
 export interface Usage {

@@ -58,6 +58,7 @@ export const settingDefs = {
   'model.supportsImages': def(z.boolean().nullable(), null as boolean | null, 'Whether the model accepts images (null: from the built-in table).'),
   'model.cacheDiscount': def(z.number().min(0).max(1).nullable(), null as number | null, 'Price of cached input tokens as a fraction of uncached ones (e.g. 0.1), for cache-aware pruning and the cost meter (null: from the built-in table by model family; 1 for unknown models, i.e. no caching).'),
   'model.cacheWritePremium': def(z.number().min(1).max(10).nullable(), null as number | null, 'Price of writing input tokens into the provider\'s cache as a multiple of uncached ones (e.g. 1.25 for Anthropic models; null: from the built-in table, else 1).'),
+  'model.cacheHints': def(z.enum(['auto', 'off']), 'auto' as 'auto' | 'off', 'Prompt-cache hints: prompt_cache_key (stable per session) for endpoints that take it, and cache_control breakpoints on the system prompt and the last message for Claude models behind OpenAI-compatible gateways. An endpoint that rejects a hint gets the request again without it. "off" sends none.'),
   'model.maxOutputTokens': def(nullableInt(1), null as number | null, 'Most tokens the model may answer with per round (null: the endpoint default).'),
   'model.requestTimeoutS': def(int(1, 3600), 120, 'Seconds to wait for a model response (first byte and between stream chunks) before the request fails.'),
   'model.maxRetries': def(int(0, 10), 3, 'Retries on 408/409/429/5xx and network errors, with backoff that honours Retry-After.'),
