@@ -124,7 +124,7 @@ describe('red team: exec tools (L2, L3, L4)', () => {
     }
   });
 
-  it('L3: the timeout kills every process the command started, setsid and orphaned ones included, and says so', async () => {
+  it('L3, P20: the timeout kills every process the command started, setsid and orphaned ones included, and says so', async () => {
     const ids = [30171, 30172, 30173, 30174, 30175];
     const cmd =
       'sleep 30171 & (sleep 30172 &); setsid sleep 30173 & nohup sleep 30174 >/dev/null 2>&1 & (setsid sleep 30175 &); echo started; sleep 100';
@@ -136,7 +136,7 @@ describe('red team: exec tools (L2, L3, L4)', () => {
     for (const n of ids) assert.deepEqual(sleepers(n), [], `sleep ${n} survived`);
   });
 
-  it('L3: when a process survives the kill, the result names it instead of claiming everything was killed', () => {
+  it('L3, P20: when a process survives the kill, the result names it instead of claiming everything was killed', () => {
     const base: ProcessOutcome = {
       exitCode: null,
       exitSignal: 'SIGKILL',

@@ -45,6 +45,19 @@ describe('red team M4: grep without ripgrep is bounded', function () {
     assert.equal(after.content, 'src/ok.txt:1:aaa\nsrc/redos.txt:1:' + REDOS_LINE, 'the next search runs normally');
   });
 
+  it('P5: the reliability report\'s (a|aa)+$ on a 40,000-char line ends at the deadline; Stop (abort) during it returns at once', async () => {
+    const ws = tempDir();
+    writeTree(ws, { 'evil.txt': `${'a'.repeat(40_000)}!\n` });
+    const reg = new ToolRegistry([makeGrepTool({ ripgrep: null, js: { timeoutMs: 1000 } })]);
+    const { value: res, ticks } = await ticksDuring(call(makeCtx(ws), 'grep', { pattern: '(a|aa)+$' }, reg));
+    assert.equal(res.error?.code, 'timeout');
+    assert.ok(ticks > 3, `the event loop kept turning (${ticks} ticks)`);
+    const ctx = makeCtx(ws);
+    const running = call(ctx, 'grep', { pattern: '(a|aa)+$' }, new ToolRegistry([makeGrepTool({ ripgrep: null, js: { timeoutMs: 60_000 } })]));
+    setTimeout(() => ctx.controller.abort(), 200);
+    assert.equal((await running).error?.code, 'cancelled');
+  });
+
   it('R6: cancelling a runaway search ends it at once (the worker is stopped), with what was searched so far', async () => {
     const ws = tempDir();
     writeTree(ws, { 'redos.txt': `${REDOS_LINE}\n` });

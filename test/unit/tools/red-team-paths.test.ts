@@ -150,13 +150,13 @@ describe('red team: path handling', () => {
       fs.symlinkSync('/dev/zero', path.join(ws, 'src/zero'));
     });
 
-    it('L8: read_file of a FIFO returns at once with "not a regular file: src/pipe is a FIFO"', async () => {
+    it('L8, P6: read_file of a FIFO returns at once with "not a regular file: src/pipe is a FIFO"', async () => {
       const res = await call(makeCtx(ws), 'read_file', { path: 'src/pipe' });
       assert.equal(res.error?.code, 'invalid_arguments');
       assert.match(res.content, /^error \(invalid_arguments\): not a regular file: src\/pipe is a FIFO; read_file reads regular files only/);
     });
 
-    it('L8: read_file of a link to /dev/zero (a character device) is refused, not read forever', async () => {
+    it('L8, P6: read_file of a link to /dev/zero (a character device) is refused, not read forever', async () => {
       const res = await call(makeCtx(ws), 'read_file', { path: 'src/zero' });
       assert.match(res.content, /not a regular file: \/dev\/zero is a character device/);
     });

@@ -10,7 +10,7 @@ const NOTE = /\n\[… (\d+) chars omitted; (full output|its first (\d+) chars ar
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 
 describe('red team: scratch output (L9)', () => {
-  it('L9: a shell command printing 60 MB leaves at most 50 MB plus a marker line in scratch, and the model is told so', async () => {
+  it('L9, P21: a shell command printing 60 MB leaves at most 50 MB plus a marker line in scratch, and the model is told so', async () => {
     const ctx = makeCtx(tempDir(), { settings: { 'tools.outputMaxChars': 10_000 } });
     const res = await call(ctx, 'shell', { command: 'head -c 60000000 /dev/zero | tr "\\0" A; echo; echo LAST' });
     assert.equal(res.ok, true);
@@ -52,7 +52,7 @@ describe('red team: scratch output (L9)', () => {
     assert.equal(await removeSessionScratch(root, 'never-existed'), false);
   });
 
-  it('L9: pruneOldScratch removes session folders untouched for 7 days, keeps recent ones and attachments, and makes the root 0700', async () => {
+  it('L9, P21: pruneOldScratch removes session folders untouched for 7 days, keeps recent ones and attachments, and makes the root 0700', async () => {
     const root = path.join(tempDir(), 'scratch');
     const now = Date.now();
     const old = (now - 8 * 24 * 3600 * 1000) / 1000;
