@@ -23,6 +23,7 @@ import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
+import { SessionCosts } from '../core/model/session-costs';
 import { formatIssue } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
@@ -47,6 +48,8 @@ export class AgentHost implements vscode.Disposable {
   /** Settles when the running turn has ended (its last writes to state.db included). */
   private turnEnded: Promise<void> = Promise.resolve();
   private apiKey: string | undefined;
+  /** Estimated cost per session, for the meter (rounds this window has seen). */
+  private readonly costs = new SessionCosts();
   private lastPrompt?: { text: string; images: PastedImage[] };
   private partialText = '';
   private readonly disposables: vscode.Disposable[] = [];
@@ -244,6 +247,7 @@ export class AgentHost implements vscode.Disposable {
         ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults, prunedCalls: pruned.prunedCalls } : {}),
         deferredTools: deferred.tools,
         deferredTokens: deferred.tokens,
+        ...this.costs.add(e.sessionId, e.usage, this.settings, Math.ceil((pruned?.prunedChars ?? 0) / 4) + deferred.tokens),
       });
     }
     if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();

@@ -33,6 +33,19 @@ export const meterMessageSchema = z.object({
   deferredTools: count.optional(),
   /** Estimated tokens those schemas would have cost. */
   deferredTokens: count.optional(),
+  /** Estimated US dollars, from the model's prices (absent when they are unknown). */
+  cost: z
+    .object({
+      /** This round: cached input, uncached input, output, total. */
+      cached: z.number().nonnegative(),
+      uncached: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      round: z.number().nonnegative(),
+      /** The session so far (rounds this window has seen), and what sending everything would have cost it. */
+      session: z.number().nonnegative(),
+      sessionEverything: z.number().nonnegative(),
+    })
+    .optional(),
 });
 
 export type MeterMessage = z.infer<typeof meterMessageSchema>;

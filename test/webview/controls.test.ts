@@ -37,6 +37,18 @@ describe('webview: chips, meter, banners, retry, code blocks and the header', fu
     assert.deepEqual(await rounds.allInnerTexts(), ['R2 12k in of 128k · 80% cached · 48k chars pruned · 18 tools deferred', 'R1 8.2k in · 0% cached']);
   });
 
+  it('shows the estimated cost of the round and the session, and what sending everything would have cost', async () => {
+    const chat = await env.open();
+    await chat.init();
+    await chat.events({ type: 'turn.start', turn: 1, prompt: 'go' }, { type: 'usage', round: 3, usage: { promptTokens: 20_000, completionTokens: 500, cachedTokens: 15_000 } });
+    const cost = { cached: 0.0015, uncached: 0.002, output: 0.0008, round: 0.0043, session: 0.0412, sessionEverything: 0.1203 };
+    await chat.host({ type: 'meter', sessionId: 's1', round: 3, promptTokens: 20_000, cachedTokens: 15_000, cost });
+    const meter = chat.page.locator('[data-kind="meter"]', { hasText: '$' });
+    await meter.waitFor();
+    assert.equal(await meter.innerText(), '20k in · 75% cached · ~$0.0043 (session $0.041)');
+    assert.match((await meter.getAttribute('title')) ?? '', /estimated cost \$0\.0043 this round \(cached input \$0\.0015, uncached input \$0\.0020, output \$0\.0008\), \$0\.041 this session; sending everything at the same prices, caching included, would have cost \$0\.120 \(saved \$0\.079\)/);
+  });
+
   it('shows the loop banner, which can stop the turn or be dismissed', async () => {
     const chat = await env.open();
     await chat.init();

@@ -131,6 +131,8 @@ export interface RoundMeter {
   prunedResults?: number;
   deferredTools?: number;
   deferredTokens?: number;
+  /** Estimated US dollars (the host's meter; absent when the model's prices are unknown). */
+  cost?: { cached: number; uncached: number; output: number; round: number; session: number; sessionEverything: number };
 }
 
 export const STATE_VERSION = 1;

@@ -7,6 +7,13 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/** `$0.0042`, `$0.12`, `$3.40` */
+export function formatUsd(n: number): string {
+  if (n === 0) return '$0';
+  if (n < 0.01) return `$${n.toFixed(4)}`;
+  return `$${n.toFixed(n < 1 ? 3 : 2)}`;
+}
+
 export function cachedPercent(m: RoundMeter): number {
   return m.promptTokens > 0 ? Math.round((m.cachedTokens / m.promptTokens) * 100) : 0;
 }
@@ -18,6 +25,7 @@ export function meterParts(m: RoundMeter): string[] {
   if (m.contextWindow) parts[0] += ` of ${formatTokens(m.contextWindow)}`;
   if (m.prunedChars) parts.push(`${formatTokens(m.prunedChars)} chars pruned`);
   if (m.deferredTools) parts.push(`${m.deferredTools} tools deferred`);
+  if (m.cost) parts.push(`~${formatUsd(m.cost.round)} (session ${formatUsd(m.cost.session)})`);
   return parts;
 }
 
@@ -36,6 +44,14 @@ export function meterDetails(m: RoundMeter): string {
   if (m.deferredTools !== undefined) {
     const tokens = m.deferredTokens !== undefined ? ` (~${formatTokens(m.deferredTokens)} tokens of schemas)` : '';
     lines.push(`${m.deferredTools} deferred tools not sent${tokens}`);
+  }
+  if (m.cost) {
+    const c = m.cost;
+    const saved = c.sessionEverything - c.session;
+    lines.push(
+      `estimated cost ${formatUsd(c.round)} this round (cached input ${formatUsd(c.cached)}, uncached input ${formatUsd(c.uncached)}, output ${formatUsd(c.output)}), ` +
+        `${formatUsd(c.session)} this session; sending everything at the same prices, caching included, would have cost ${formatUsd(c.sessionEverything)} (saved ${formatUsd(Math.max(0, saved))})`,
+    );
   }
   return lines.join('; ');
 }
