@@ -140,6 +140,17 @@ async function main(): Promise<void> {
     console.log(`\ncost: failed: ${(e as Error).message}`);
   }
 
+  let toolLoads: unknown = null;
+  try {
+    const { toolLoadBench } = await import('./tool-loads');
+    const rows = await toolLoadBench();
+    toolLoads = rows;
+    console.log('\nTool loads (64 deferred tools, 3 used): loading them as one group against one by one, cost ratio per price model:');
+    for (const r of rows) console.log(`  ${r.price.padEnd(32)} ${(r.grouped / r.oneByOne).toFixed(3)} (${r.loadsOneByOne} tools-block changes one by one, ${r.loadsGrouped} as a group)`);
+  } catch (e) {
+    toolLoads = { error: (e as Error).message };
+  }
+
   let webview: unknown = null;
   try {
     const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
@@ -163,7 +174,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, toolLoads, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);
