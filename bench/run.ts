@@ -151,6 +151,10 @@ async function main(): Promise<void> {
     toolLoads = { error: (e as Error).message };
   }
 
+  const { outputCapReport } = await import('./output-caps');
+  const caps = outputCapReport();
+  console.log(`\nOutput caps on the trajectories' ${caps.outputs} tool outputs (${caps.totalChars.toLocaleString('en-US')} chars): ${caps.rows.map((r) => `${r.cap.toLocaleString('en-US')} cuts ${r.over} output(s), ${r.cutChars.toLocaleString('en-US')} chars`).join('; ')}`);
+
   let webview: unknown = null;
   try {
     const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
@@ -174,7 +178,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, toolLoads, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, toolLoads, outputCaps: caps, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);
