@@ -78,7 +78,20 @@ function verifyNativeModules(nodeBin) {
   if (res.status !== 0) throw new Error(`native modules of code-server do not load in Node 24:\n${res.stderr}`);
 }
 
+/**
+ * code-server's native modules are built by node-gyp: a C/C++ toolchain, python3, make and
+ * Kerberos headers (libkrb5-dev). Say what is missing in one line before a long install fails.
+ */
+function checkBuildTools() {
+  const missing = [];
+  const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+  for (const [cmd, pkg] of [['g++', 'g++'], ['make', 'make'], ['python3', 'python3']]) if (!has(cmd)) missing.push(pkg);
+  if (process.platform === 'linux' && !existsSync('/usr/include/gssapi/gssapi.h') && !existsSync('/usr/include/krb5.h')) missing.push('libkrb5-dev');
+  if (missing.length) throw new Error(`code-server builds native modules and needs: ${missing.join(', ')}. On Debian or Ubuntu: sudo apt-get install -y ${missing.join(' ')} (or install a desktop VS Code with \`code\` on PATH, which needs none of them)`);
+}
+
 function install() {
+  checkBuildTools();
   if (existsSync(INSTALL_DIR)) {
     log(`removing incomplete install at ${INSTALL_DIR}`);
     rmSync(INSTALL_DIR, { recursive: true, force: true });
