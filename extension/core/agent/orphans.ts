@@ -6,7 +6,6 @@
  * when the session is resumed, and added to every request in any case.
  */
 import type { Message, ToolCall } from './messages';
-import type { TranscriptSink } from './seams';
 import type { Session } from './session';
 
 export const INTERRUPTED_CODE = 'interrupted';
@@ -46,7 +45,12 @@ function unanswered(calls: readonly ToolCall[], answered: readonly string[]): To
  * Stores an interrupted result for each trailing orphan call of the session (in memory and
  * through the sink), so the stored transcript and every later request agree. Returns how many.
  */
-export function closeOrphanCalls(session: Session, sink: TranscriptSink | undefined): number {
+/** Where closeOrphanCalls stores what it adds (the TranscriptSink's appendMessage; named here so wire.ts -> orphans.ts does not lead back to seams.ts). */
+export interface OrphanResultSink {
+  appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): unknown;
+}
+
+export function closeOrphanCalls(session: Session, sink: OrphanResultSink | undefined): number {
   const orphans = trailingOrphanCalls(session.messages);
   for (const call of orphans) {
     const message = interruptedResult(call);

@@ -2,7 +2,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import type { ContentRef } from './content-files';
 import { rowsCached as rows, type Row } from './statements';
-import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments } from './stored-message';
+import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments, type ContentReader } from './stored-message';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
 
 const num = (v: SqlValue): number => Number(v);
@@ -59,7 +59,7 @@ export function nextMessageSeq(db: Database, sessionId: string): number {
 }
 
 /** Gives the content a row keeps in a content file. */
-export type ContentReader = (ref: ContentRef) => string;
+export type { ContentReader };
 
 export function getStoredMessages(db: Database, sessionId: string, readContent: ContentReader): StoredMessage[] {
   const sql = `SELECT seq, turn, round, CAST(body AS BLOB) AS body, content_ref, content_bytes

@@ -7,10 +7,12 @@
  */
 import type { Message, ToolCall } from '../agent/messages';
 import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
-import type { ContentReader } from './queries';
 
 /** Marks the tool-call JSON of a row that has externalised arguments (searched for at open). */
 export const ARGUMENTS_REF_KEY = 'argumentsRef';
+
+/** Reads a content file's text by its reference. */
+export type ContentReader = (ref: ContentRef) => string;
 
 type StoredCall = Omit<ToolCall, 'arguments'> & { arguments: string | null; argumentsRef?: ContentRef };
 

@@ -1,5 +1,6 @@
 /** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
 import type { Message } from '../agent/messages';
+import type { ToolCallRecordInput } from '../agent/seams';
 import type { Logger } from '../log';
 
 export interface SessionRecord {
@@ -51,20 +52,8 @@ export interface StoredMessage {
   message: Message;
 }
 
-/** A tool call's record; recording the same callId again replaces it (start, then end). */
-export interface ToolCallRecord {
-  callId: string;
-  tool: string;
-  /** The arguments as the model sent them. */
-  args: string;
-  /** null while the call runs. */
-  ok: boolean | null;
-  errorCode?: string | null;
-  turn?: number | null;
-  round?: number | null;
-  started: number;
-  ended?: number | null;
-}
+/** A tool call's record, as the loop records it (agent/seams.ts); recording the same callId again replaces it (start, then end). */
+export type ToolCallRecord = ToolCallRecordInput;
 
 export interface UsageRecord {
   round: number;
