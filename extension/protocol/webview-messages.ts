@@ -50,8 +50,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('files.query'), query: z.string().max(MAX_FILE_QUERY_CHARS) }),
   /** Open the session history (the host's Resume Session picker). */
   z.object({ type: z.literal('history') }),
-  /** A button of the setup card: one of the few palette commands the chat may run. */
-  z.object({ type: z.literal('runCommand'), command: z.enum(['snowpea.setApiKey', 'snowpea.selectModel', 'snowpea.openSettings']) }),
+  /** A button of the setup card: one of the few palette commands the chat may run (workbench.trust.manage: Manage Workspace Trust). */
+  z.object({ type: z.literal('runCommand'), command: z.enum(['snowpea.setApiKey', 'snowpea.selectModel', 'snowpea.openSettings', 'workbench.trust.manage']) }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

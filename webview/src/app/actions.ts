@@ -15,8 +15,8 @@ export interface ChatActions extends AttachActions {
   history(): void;
   /** Runs the last prompt again after a provider error. */
   retry(): void;
-  /** A setup card button: Set API Key, Select Model or Open Settings in the host. */
-  runCommand(command: 'snowpea.setApiKey' | 'snowpea.selectModel' | 'snowpea.openSettings'): void;
+  /** A setup card button: Set API Key, Select Model, Open Settings or Manage Workspace Trust in the host. */
+  runCommand(command: 'snowpea.setApiKey' | 'snowpea.selectModel' | 'snowpea.openSettings' | 'workbench.trust.manage'): void;
   dismissLoop(): void;
   toggleTool(id: string): void;
   replyApproval(id: string, decision: ApprovalDecision): void;

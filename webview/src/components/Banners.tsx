@@ -1,38 +1,63 @@
 import { useActions, useChat } from '../app/context';
 import { Icon } from './Icon';
 
+/** What Restricted Mode turns off, and how to lift it (the first-run card and the Restricted Mode notice say the same). */
+function RestrictedMode({ kind }: { kind?: string }) {
+  const actions = useActions();
+  return (
+    <div className="banner-section" data-kind={kind}>
+      <span className="banner-text">
+        <strong>This folder is in Restricted Mode.</strong> Until you trust it, Snowpea runs read tools only: no file writes, commands
+        or git, and it ignores the workspace's MCP servers and model endpoint (and browser settings). To trust the folder, use Manage
+        Workspace Trust (also in the Command Palette) and choose Trust.
+      </span>
+      <div className="banner-actions">
+        <button type="button" className="banner-action" onClick={() => actions.runCommand('workbench.trust.manage')}>
+          Manage Workspace Trust
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** First run and Restricted Mode: what the user needs to know before typing. */
 export function SessionNotices() {
   const session = useChat((s) => s.session);
   const actions = useActions();
   if (!session) return null;
+  if (session.setupNeeded) {
+    // The first-run card: a model to talk to, and (when so) that the folder is not trusted yet.
+    return (
+      <div className="banner info" data-kind="setup" role="status">
+        <Icon name="gear" />
+        <div className="banner-body">
+          <div className="banner-section">
+            <span className="banner-text">
+              Snowpea needs a model to talk to: an API key for the OpenAI endpoint, or <code>snowpea.model.baseUrl</code> pointed at
+              another server (Ollama, LM Studio, OpenRouter, ...).
+            </span>
+            <div className="banner-actions">
+              <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.setApiKey')}>
+                Set API Key
+              </button>
+              <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.openSettings')}>
+                Open Settings
+              </button>
+            </div>
+          </div>
+          {!session.workspaceTrusted ? <RestrictedMode kind="restricted" /> : null}
+        </div>
+      </div>
+    );
+  }
+  if (session.workspaceTrusted) return null;
   return (
-    <>
-      {session.setupNeeded ? (
-        <div className="banner info" data-kind="setup" role="status">
-          <Icon name="gear" />
-          <span>
-            Snowpea needs a model to talk to: an API key for the OpenAI endpoint, or <code>snowpea.model.baseUrl</code> pointed at
-            another server (Ollama, LM Studio, OpenRouter, ...).
-          </span>
-          <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.setApiKey')}>
-            Set API Key
-          </button>
-          <button type="button" className="banner-action" onClick={() => actions.runCommand('snowpea.openSettings')}>
-            Open Settings
-          </button>
-        </div>
-      ) : null}
-      {!session.workspaceTrusted ? (
-        <div className="banner warning" data-kind="restricted" role="status">
-          <Icon name="shield" />
-          <span>
-            Restricted Mode: this workspace is not trusted, so Snowpea runs read tools only (no writes, commands or git) and ignores
-            the workspace's model endpoint, browser settings and MCP servers.
-          </span>
-        </div>
-      ) : null}
-    </>
+    <div className="banner warning" data-kind="restricted" role="status">
+      <Icon name="shield" />
+      <div className="banner-body">
+        <RestrictedMode />
+      </div>
+    </div>
   );
 }
 

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { ChatPage } from './harness/chat-page';
+import { useWebviewEnv } from './harness/suite';
+
+/**
+ * Issue 18, "Setup in the side bar": the chat is laid out for a side bar of 220-400 px. At a
+ * narrow width nothing may stick out sideways (a webview scrolled sideways hides the chat).
+ */
+
+/**
+ * Elements whose box leaves the viewport, and boxes that scroll sideways. Only a code block
+ * (`pre`) may scroll sideways: its lines are kept whole, and it scrolls inside its own box
+ * (boxes that clip with an ellipsis do not scroll).
+ */
+async function overflowing(page: Page): Promise<{ scrollWidth: number; clientWidth: number; outside: string[]; sideways: string[] }> {
+  // A string, not a function: the test transpiler would wrap inner functions in helpers the page lacks.
+  return page.evaluate(`(() => {
+    const doc = document.scrollingElement;
+    const width = document.documentElement.clientWidth;
+    const name = (el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+    const outside = [];
+    const sideways = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      const inPre = !!el.parentElement && !!el.parentElement.closest('pre');
+      if (!inPre && (r.right > width + 0.5 || r.left < -0.5)) outside.push(name(el) + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + ']');
+      const s = getComputedStyle(el);
+      if (el.tagName !== 'PRE' && (s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) sideways.push(name(el) + ' scrolls ' + el.scrollWidth + ' > ' + el.clientWidth);
+    }
+    return { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, outside, sideways };
+  })()`);
+}
+
+async function fullyVisible(chat: ChatPage, name: string): Promise<void> {
+  const button = chat.page.getByRole('button', { name });
+  await button.waitFor();
+  const box = await button.boundingBox();
+  const card = await chat.page.locator('[data-kind="setup"]').boundingBox();
+  const width = await chat.page.evaluate(() => (globalThis as any).document.documentElement.clientWidth);
+  assert.ok(box && card, `${name} has a box`);
+  assert.ok(box.x >= 0 && box.x + box.width <= width, `${name} is inside the view: [${box.x}, ${box.x + box.width}] of ${width}`);
+  assert.ok(box.x >= card.x && box.x + box.width <= card.x + card.width, `${name} stays inside the setup card's border`);
+  assert.ok(box.width >= 40, `${name} is not squeezed to nothing (${box.width} px)`);
+}
+
+describe('webview: the chat at side-bar widths (issue 18, setup in the side bar)', function () {
+  const env = useWebviewEnv();
+
+  const longWord = 'supercalifragilistic'.repeat(12);
+  const longLine = 'const aVeryLongIdentifierName = ' + 'someFunction(argumentNumberOne, argumentNumberTwo) + '.repeat(8) + '0;';
+
+  async function fillChat(chat: ChatPage): Promise<void> {
+    await chat.init({ setupNeeded: true, workspaceTrusted: false, title: 'A chat with a rather long title that needs to be cut somewhere' });
+    await chat.events(
+      { type: 'turn.start', turn: 1, prompt: longWord },
+      { type: 'round.start', round: 1 },
+      {
+        type: 'tool.call',
+        callId: 'c1',
+        tool: 'run_command',
+        args: JSON.stringify({ command: `npm run ${longWord} -- --reporter=${longWord}`, cwd: `packages/${longWord}/src` }),
+      },
+      {
+        type: 'tool.result',
+        callId: 'c1',
+        tool: 'run_command',
+        ok: true,
+        summary: `ran npm run ${longWord} in packages/${longWord}/src (exit 0)`,
+        result: `${longLine}\n${longWord}\n`,
+      },
+    );
+    // Open the tool card too: its arguments and result are long lines.
+    await chat.toolCard('c1').getByRole('button', { expanded: false }).click();
+    await chat.toolCard('c1').locator('.tool-details').waitFor();
+    await chat.events(
+      { type: 'text.delta', text: `Here is ${longWord} and a path src/${longWord}/index.ts.\n\n\`\`\`ts\n${longLine}\n\`\`\`\n\nInline \`${longWord}\` too.` },
+      { type: 'turn.end', reason: 'done', rounds: 1 },
+    );
+    await chat.items('assistant').locator('pre').waitFor();
+    await chat.composer.fill(longWord);
+  }
+
+  for (const width of [220, 260, 400]) {
+    it(`has no horizontal overflow anywhere at ${width} px: setup card, a long tool card, code block and unbroken word`, async () => {
+      const chat = await env.open();
+      await chat.page.setViewportSize({ width, height: 1400 });
+      await fillChat(chat);
+      await chat.toolCard('c1').locator('.tool-details').waitFor();
+
+      const { scrollWidth, clientWidth, outside, sideways } = await overflowing(chat.page);
+      assert.deepEqual(outside, [], `elements outside the ${width} px view`);
+      assert.deepEqual(sideways, [], 'boxes (other than code blocks) that scroll sideways');
+      assert.ok(scrollWidth <= clientWidth, `the page does not scroll sideways: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
+
+      await fullyVisible(chat, 'Set API Key');
+      await fullyVisible(chat, 'Open Settings');
+      assert.deepEqual(chat.pageErrors, []);
+    });
+  }
+
+  it('shows both setup buttons whole at 260 px, and clicking Open Settings leaves the view where it was', async () => {
+    const chat = await env.open();
+    await chat.page.setViewportSize({ width: 260, height: 600 });
+    await chat.init({ setupNeeded: true });
+    await fullyVisible(chat, 'Set API Key');
+    await fullyVisible(chat, 'Open Settings');
+    await chat.page.getByRole('button', { name: 'Open Settings' }).click();
+    await chat.page.getByRole('button', { name: 'Set API Key' }).click();
+    const commands = (await chat.posted()).filter((m) => m.type === 'runCommand').map((m) => m.command);
+    assert.deepEqual(commands, ['snowpea.openSettings', 'snowpea.setApiKey']);
+    const scrollX = await chat.page.evaluate(() => (globalThis as any).document.scrollingElement.scrollLeft);
+    assert.equal(scrollX, 0, 'the webview is not scrolled sideways');
+  });
+});
