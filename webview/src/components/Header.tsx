@@ -1,21 +1,16 @@
-import { useActions, useChat } from '../app/context';
-import { Icon } from './Icon';
+import { useChat } from '../app/context';
 
-/** The chat's title with New chat and History (the host's Resume Session picker). */
+/**
+ * The chat's title. New Chat and Resume Session are the view's own title-bar actions
+ * (package.json view/title), so the webview does not repeat them.
+ */
 export function Header() {
   const title = useChat((s) => s.session?.title ?? 'New chat');
-  const actions = useActions();
   return (
     <header className="chat-header" data-kind="header">
       <span className="chat-title" title={title}>
         {title}
       </span>
-      <button type="button" className="icon-button" aria-label="History" title="Resume a previous session" onClick={() => actions.history()}>
-        <Icon name="history" />
-      </button>
-      <button type="button" className="icon-button" aria-label="New chat" title="New chat" onClick={() => actions.newChat()}>
-        <Icon name="add" />
-      </button>
     </header>
   );
 }
