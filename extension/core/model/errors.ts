@@ -117,6 +117,63 @@ function causeText(e: unknown): string {
   return parts.filter((p, i) => p && parts.indexOf(p) === i).join(' <- ');
 }
 
+/** The error codes and messages along an error's cause chain (AggregateError members included). */
+function causeChain(e: unknown): Array<{ code?: string; message: string }> {
+  const out: Array<{ code?: string; message: string }> = [];
+  const queue: unknown[] = [e];
+  while (queue.length && out.length < 12) {
+    const cur = queue.shift();
+    if (!(cur instanceof Error)) continue;
+    const code = (cur as { code?: unknown }).code;
+    out.push({ code: typeof code === 'string' ? code : undefined, message: cur.message });
+    const { cause, errors } = cur as { cause?: unknown; errors?: unknown };
+    queue.push(cause, ...(Array.isArray(errors) ? errors : []));
+  }
+  return out;
+}
+
+/** Whether a URL's host is this machine: localhost, 127.0.0.0/8 (IPv4-mapped too), ::1 or 0.0.0.0. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1' || host === '0.0.0.0' || /^::ffff:7f[0-9a-f]{2}:/.test(host);
+}
+
+function portOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.port || (u.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * A connection failure no retry can fix, said plainly: nothing listening at a loopback endpoint
+ * (the local server is not running), or a port Node's fetch never connects to ("bad port").
+ * Null for anything else (those stay retryable).
+ */
+export function unreachableReason(e: unknown, ctx: Pick<ErrorContext, 'endpoint' | 'model'>): string | null {
+  const chain = causeChain(e);
+  if (chain.some((c) => c.message === 'bad port')) {
+    const port = portOf(ctx.endpoint);
+    return `Cannot connect to ${ctx.endpoint}: port ${port} is one Node's fetch never connects to (a "bad port") — run the server on another port (model "${ctx.model}"; nothing was sent).`;
+  }
+  if (isLoopbackUrl(ctx.endpoint) && chain.some((c) => c.code === 'ECONNREFUSED')) {
+    return `Nothing is listening at ${ctx.endpoint} — is the server running? (connection refused; model "${ctx.model}")`;
+  }
+  return null;
+}
+
+/** Whether a request carried no real key (none given: the SDK sends the placeholder "none"). */
+export function noKeySent(apiKey: string): boolean {
+  return !apiKey || apiKey === 'none';
+}
+
 function httpFailure(e: APIError, ctx: ErrorContext): Failure {
   const status = e.status as number | undefined;
   const at = `the model endpoint ${ctx.endpoint} (model "${ctx.model}")`;
@@ -132,7 +189,10 @@ function httpFailure(e: APIError, ctx: ErrorContext): Failure {
     return make('context_length', `The request does not fit the context window of model "${ctx.model}" at ${ctx.endpoint}${said}`);
   }
   if (status === undefined) return make('server', `The stream from ${at} reported an error${said}`, true);
-  if (status === 401) return make('auth', `Authentication failed (HTTP 401) at ${at}: check the API key for this endpoint${said}`);
+  if (status === 401) {
+    const why = noKeySent(ctx.apiKey) ? 'no API key was sent, and this endpoint needs one' : 'check the API key for this endpoint';
+    return make('auth', `Authentication failed (HTTP 401) at ${at}: ${why}${said}`);
+  }
   if (status === 403) return make('auth', `Access denied (HTTP 403) at ${at}: the API key may lack permission for this model${said}`);
   if (status === 404) {
     return make('not_found', `Not found (HTTP 404) at ${at}: the model name may be wrong, or the base URL is not an OpenAI-compatible endpoint (it usually ends in /v1)${said}`);
@@ -162,7 +222,12 @@ export function classifyFailure(e: unknown, state: AttemptState, ctx: ErrorConte
       : plain('timeout', `No response from ${at} within ${ctx.timeoutS}s (model.requestTimeoutS).`, true);
   }
   if (e instanceof APIUserAbortError) return plain('cancelled', `The request to ${at} was aborted.`, false);
-  if (e instanceof APIConnectionError) return plain('network', `Could not reach ${at}: ${causeText(e.cause ?? e)}`, true);
+  if (e instanceof APIConnectionError) {
+    // A local server that is not running, or a blocked port: no retry can help, so say it at once.
+    const unreachable = unreachableReason(e, ctx);
+    if (unreachable) return plain('network', unreachable, false);
+    return plain('network', `Could not reach ${at}: ${causeText(e.cause ?? e)}`, true);
+  }
   if (e instanceof APIError) return httpFailure(e, ctx);
   if (e instanceof IncompleteStreamError) {
     return plain('stream_cut', `The stream from ${at} ended before the answer was complete (no finish reason).`, true);
