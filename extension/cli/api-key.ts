@@ -4,6 +4,12 @@
  * The key ends up in `flags['api-key']` in memory, and is registered so child processes never see it.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { noKeySent } from '../core/model/errors';
+import { originOf } from '../core/model/key-origin';
+import { ModelError, type ModelClient } from '../core/model/types';
+import { snowpeaHome } from '../core/settings/files';
 import { registerSecretValue } from '../core/tools/exec/child-env';
 
 export interface ApiKeyFlags {
@@ -73,4 +79,44 @@ export function applyApiKeyFlags(flags: ApiKeyFlags, warn: (m: string) => void, 
   }
   delete flags['api-key-file'];
   registerSecretValue(flags['api-key']);
+}
+
+/** The credentials file as a user would type it (`~/.snowpea/credentials.json` unless SNOWPEA_HOME moves it). */
+function credentialsFileShown(): string {
+  const file = path.join(snowpeaHome(), 'credentials.json');
+  const home = os.homedir();
+  return home && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}
+
+/** Where the CLI takes a key from, in one clause: the flags, the environment variable, the credentials file. */
+export function keySourcesHint(): string {
+  return `give one with --api-key-file FILE or --api-key - (stdin), set OPENAI_API_KEY, or put {"apiKey": "..."} in ${credentialsFileShown()}`;
+}
+
+/** The endpoint every user gets by default: it always needs a key. */
+const DEFAULT_ENDPOINT_ORIGIN = 'https://api.openai.com';
+
+/**
+ * Why a run cannot start: no API key from any source, for OpenAI's own endpoint (which always needs
+ * one). Null otherwise: a local or other endpoint may need no key, so it is tried (a 401 then says the same).
+ */
+export function missingKeyProblem(baseUrl: string, userKey: string): string | null {
+  if (!noKeySent(userKey) || originOf(baseUrl) !== DEFAULT_ENDPOINT_ORIGIN) return null;
+  return `no API key is set for ${baseUrl.replace(/\/+$/, '')}: ${keySourcesHint()} (a local server that needs no key: --base-url URL); nothing was sent`;
+}
+
+/** The client, with every HTTP 401 saying where the CLI takes a key from. */
+export function withKeyHint(client: ModelClient): ModelClient {
+  return {
+    endpoint: client.endpoint,
+    model: client.model,
+    async complete(req, handlers, signal) {
+      try {
+        return await client.complete(req, handlers, signal);
+      } catch (e) {
+        if (e instanceof ModelError && e.status === 401) throw new ModelError(e.kind, `${e.message.replace(/[.\s]+$/, '')}; ${keySourcesHint()}`, e.status);
+        throw e;
+      }
+    },
+  };
 }

@@ -47,7 +47,7 @@ function jsonRenderer(): (e: AgentEvent) => void {
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
-  const { agent, store, mcp } = await createCliAgent(cwd, flags, log);
+  const { agent, store, mcp } = await createCliAgent(cwd, flags, log, { needsKey: true });
   const controller = new AbortController();
   const stop = onStopSignals(controller);
   try {

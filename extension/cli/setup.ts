@@ -15,6 +15,7 @@ import { ToolRegistry } from '../core/tools/registry';
 import { registerSecretValue } from '../core/tools/exec/child-env';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint } from './key-route';
+import { missingKeyProblem, withKeyHint } from './api-key';
 import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
 import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
 import { terminalAskUser, terminalConfirm } from './terminal';
@@ -138,7 +139,7 @@ export interface CliAgent {
  * The agent as the CLI runs it. Its registry holds every tool the editor has, tool_search and
  * delegate_task included; `withStore: false` (snowpea tools) opens no state.db.
  */
-export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean } = {}): Promise<CliAgent> {
+export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean; needsKey?: boolean } = {}): Promise<CliAgent> {
   const loaded = cliLoadedSettings(cwd, flags, log);
   const settings = loaded.settings;
   const badEndpoint = endpointProblem(settings['model.baseUrl']);
@@ -146,13 +147,16 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const broad = broadRootWarning(cwd);
   if (broad) log.warn(broad);
   const userKey = cliApiKey(flags, log);
+  // `run` against OpenAI's endpoint without any key: say so at once (nothing opened, nothing sent).
+  const noKey = opts.needsKey ? missingKeyProblem(settings['model.baseUrl'], userKey) : null;
+  if (noKey) throw new FlagError(noKey);
   // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
   registerSecretValue(userKey);
   const apiKey = await keyForEndpoint(loaded, userKey, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
   if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
-  const client = clientFromSettings(settings, apiKey, modelClientLogger(log));
+  const client = withKeyHint(clientFromSettings(settings, apiKey, modelClientLogger(log)));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const registry = cliRegistry();
