@@ -38,7 +38,8 @@ Other flags:
   -h, --help          this help
   -v, --version       print the version
 
-Exit codes: 0 done, 1 error, 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
+Exit codes: 0 done, 1 error, 2 no command given, 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
+A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
 A stop signal ends every tool process the turn started before the CLI exits.`;
 
 const options = {
@@ -93,9 +94,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [cmd, ...rest] = positionals;
-  if (values.help || !cmd) {
+  if (values.help) {
     process.stdout.write(HELP + '\n');
     return 0;
+  }
+  if (!cmd) {
+    // No command is a usage error: the usage goes to stderr, with exit code 2.
+    process.stderr.write(`snowpea: give a command\n\n${HELP}\n`);
+    return 2;
   }
   const handler = commands[cmd];
   if (!handler) {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../core/agent/events';
+import type { Session } from '../core/agent/session';
 import { closeAllBrowsers } from '../core/browser';
 import { onStopSignals } from './process-exit';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
@@ -40,8 +41,14 @@ function jsonRenderer(): (e: AgentEvent) => void {
   };
 }
 
+/** Whether a model round completed in the session (an answer or a tool call was stored). */
+function hasRound(session: Session): boolean {
+  return session.messages.some((m) => m.role === 'assistant');
+}
+
 /**
- * `snowpea run "prompt"`: one turn in the current folder. Exit codes: 0 done, 1 error, 130 Ctrl-C,
+ * `snowpea run "prompt"`: one turn in the current folder. A new session in which no round completed
+ * (the first request failed) is not kept. Exit codes: 0 done, 1 error, 130 Ctrl-C,
  * 143 SIGTERM, 129 SIGHUP (each stops the turn, records it, and closes the store first).
  */
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
@@ -50,8 +57,9 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
   const { agent, store, mcp } = await createCliAgent(cwd, flags, log, { needsKey: true });
   const controller = new AbortController();
   const stop = onStopSignals(controller);
+  let created: Session | undefined;
   try {
-    const session = flags.session ? agent.openSession(flags.session) : agent.newSession();
+    const session = flags.session ? agent.openSession(flags.session) : (created = agent.newSession());
     if (!session) {
       log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
@@ -62,12 +70,19 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
     for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
     const result = await agent.runTurn(session, composed.content, controller.signal);
-    if (!flags.json) process.stderr.write(`session ${session.id}\n`);
+    if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);
   } catch (e) {
     if (stop.received) return stop.exitCode(1); // stopped while composing the prompt
     throw e;
   } finally {
+    // A new session whose first request failed (or was stopped) has nothing to resume: it is not kept.
+    if (created && !hasRound(created)) {
+      await agent.deleteSession(created.id).then(
+        () => log.info(`session ${created!.id} not kept: no round completed`),
+        (e: Error) => log.warn(`could not remove the empty session ${created!.id}: ${e.message}`),
+      );
+    }
     agent.dispose();
     await Promise.all([store?.close(), mcp.close(), closeAllBrowsers()]);
     stop.dispose();

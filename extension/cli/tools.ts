@@ -14,6 +14,7 @@ import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { onStopSignals } from './process-exit';
 import { toolArgsText } from './tool-args';
+import { groupRank } from '../core/tools/deferred';
 
 export interface ToolsFlags extends CommonFlags {
   json?: boolean;
@@ -41,13 +42,19 @@ async function toolsSubcommand(
   { cwd, settings, registry, log }: { cwd: string; settings: Settings; registry: ToolRegistry; log: Logger },
 ): Promise<number> {
   if (sub === 'list' || sub === undefined) {
-    const rows = registry.listCatalog().map((t) => ({ ...t, deferred: settings['tools.deferred'] ? t.deferred && !settings['tools.eager'].includes(t.name) : false }));
+    const catalog = registry.listCatalog().map((t) => ({ ...t, deferred: settings['tools.deferred'] ? t.deferred && !settings['tools.eager'].includes(t.name) : false }));
+    // The Tools tree's order: the eager (Core) tools first, then the deferred groups as the Deferred line orders them.
+    const rank = (t: (typeof catalog)[number]) => (t.deferred ? groupRank(t.group) : -1);
+    const rows = catalog.map((t, i) => ({ t, i })).sort((a, b) => rank(a.t) - rank(b.t) || (a.t.deferred ? a.t.group.localeCompare(b.t.group) : 0) || a.i - b.i).map(({ t }) => t);
     if (flags.json) {
       process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
       return 0;
     }
     const groups = new Map<string, typeof rows>();
-    for (const r of rows) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
+    for (const r of rows) {
+      const key = r.deferred ? r.group : 'Core';
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
     for (const [group, tools] of groups) {
       const eager = tools.every((t) => !t.deferred);
       process.stdout.write(`${group} (${tools.length}, ${eager ? 'eager' : 'deferred'})\n`);
