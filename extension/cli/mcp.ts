@@ -1,5 +1,6 @@
 import { formatMcpServers } from '../core/mcp';
 import { cliLoadedSettings, cliMcp, cliRegistry, stderrLogger, type CommonFlags } from './setup';
+import { waitForMcpTools } from './mcp-wait';
 
 /** `snowpea mcp list`: each server's state, source, tool count and last error. */
 export async function mcpCommand(sub: string | undefined, flags: CommonFlags & { json?: boolean }): Promise<number> {
@@ -11,7 +12,8 @@ export async function mcpCommand(sub: string | undefined, flags: CommonFlags & {
   const cwd = process.cwd();
   const manager = cliMcp(cwd, cliLoadedSettings(cwd, flags, log), cliRegistry(), { ...flags, yes: false }, log);
   try {
-    await Promise.race([manager.ready(), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    // Servers started to learn their tools finish first (progress on stderr), so each one's state and tool count are current.
+    await waitForMcpTools(manager, 'all');
     if (flags.json) process.stdout.write(JSON.stringify(manager.servers(), null, 2) + '\n');
     else process.stdout.write(formatMcpServers(manager).join('\n') + '\n');
     return 0;

@@ -15,6 +15,7 @@ import { ToolRegistry } from '../core/tools/registry';
 import { registerSecretValue } from '../core/tools/exec/child-env';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint } from './key-route';
+import { cliStartingTools } from './mcp-wait';
 import { missingKeyProblem, withKeyHint } from './api-key';
 import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
 import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
@@ -175,6 +176,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     logger: log,
     scratchRoot: cliScratchRoot(),
     apiKey: () => apiKey,
+    startingTools: cliStartingTools(mcp),
   });
   return { agent, store, settings, mcp, registry };
 }

@@ -14,6 +14,7 @@ import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { onStopSignals } from './process-exit';
 import { toolArgsText } from './tool-args';
+import { waitForMcpTools } from './mcp-wait';
 import { groupRank } from '../core/tools/deferred';
 
 export interface ToolsFlags extends CommonFlags {
@@ -28,6 +29,8 @@ export async function toolsCommand(sub: string | undefined, name: string | undef
   // The same registry the agent uses (tool_search and delegate_task included), without a state.db.
   const { agent, settings, registry, mcp } = await createCliAgent(cwd, flags, log, { withStore: false });
   try {
+    // MCP servers never seen before list their tools first (progress on stderr), so they are listed and callable.
+    await waitForMcpTools(mcp, 'first');
     return await toolsSubcommand(sub, name, flags, { cwd, settings, registry, log });
   } finally {
     agent.dispose();

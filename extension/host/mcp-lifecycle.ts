@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { StartingTools } from '../core/agent/seams';
 import type { Logger } from '../core/log';
 import type { McpConfig, McpManager } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
@@ -45,6 +46,18 @@ export class McpLifecycle implements vscode.Disposable {
 
   existing(): McpManager | undefined {
     return this.mcp;
+  }
+
+  /**
+   * What the agent waits for: servers of the current list starting for the first time (before a
+   * turn's first request) or still starting (before tool_search answers not found). The start
+   * progress notification shows meanwhile; its Cancel, or Stop, ends the wait.
+   */
+  startingTools(): StartingTools {
+    return {
+      firstListed: async (signal) => this.mcp?.whenFirstListed(signal),
+      started: async (signal) => this.mcp?.whenStarted(signal),
+    };
   }
 
   /** Settings were reloaded (a change, or Workspace Trust granted): rebuild if the list changed, else re-check trust. */

@@ -21,7 +21,7 @@ import { textOf, type ContentPart, type Message } from './messages';
 import { closeOrphanCalls } from './orphans';
 import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
-import type { TranscriptSink } from './seams';
+import type { StartingTools, TranscriptSink } from './seams';
 import { Session, sessionTitle, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
@@ -64,6 +64,8 @@ export interface AgentOptions {
   attachments?: AttachmentStore;
   /** Whether the model takes images; default: modelCapabilities(model.name, settings). */
   supportsImages?: () => boolean;
+  /** MCP servers still starting: each turn's first request and a tool_search that finds nothing wait for them. */
+  startingTools?: StartingTools;
 }
 
 /**
@@ -104,6 +106,7 @@ export class Agent implements Disposable {
               const s = this.live.get(sessionId);
               return opts.registry.all().filter((t) => t.deferred && (!s || !this.runtime.isActive(s, t.name)));
             },
+            ...(opts.startingTools ? { whenStarted: (signal: AbortSignal) => opts.startingTools!.started(signal) } : {}),
           }),
         ),
       );
@@ -142,6 +145,7 @@ export class Agent implements Disposable {
       logger: opts.logger,
       sink: this.sink,
       toolContext: (session, signal, onOutput) => this.toolContext(session, signal, onOutput),
+      ...(opts.startingTools ? { beforeFirstRequest: (_session: Session, signal: AbortSignal) => opts.startingTools!.firstListed(signal) } : {}),
     });
     this.onEvent = this.loop.onEvent;
   }

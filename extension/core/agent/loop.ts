@@ -74,6 +74,8 @@ export class AgentLoop {
     emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText });
     this.append(session, { role: 'user', content: prompt });
     services.tools.beginTurn(session);
+    // New MCP servers list their tools first, so the Deferred line of this turn's first request names them.
+    await services.beforeFirstRequest?.(session, signal).catch((e: Error) => services.logger.warn(`waiting for tools to be listed failed: ${e.message}`));
 
     const overheadMs: number[] = [];
     const commitWaitMs: number[] = [];

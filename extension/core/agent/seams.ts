@@ -59,4 +59,18 @@ export interface LoopServices {
   sink?: TranscriptSink;
   /** Builds the context a tool runs with (file reader, approver, scratch dir, ...). */
   toolContext(session: Session, signal: AbortSignal, onOutput: (chunk: string) => void): ToolContext;
+  /**
+   * Awaited before each turn's first request: tool sources still listing their tools for the
+   * first time (new MCP servers) finish, so the request's Deferred line names them. Bounded and
+   * cancelled (by `signal`) by the source; never rejects.
+   */
+  beforeFirstRequest?(session: Session, signal: AbortSignal): Promise<void>;
+}
+
+/** Tool sources that register their tools once started (MCP servers): what the agent waits for. Never rejects; resolves at once when `signal` aborts. */
+export interface StartingTools {
+  /** Sources starting for the first time (no tool list seen yet): a turn's first request waits for them. */
+  firstListed(signal: AbortSignal): Promise<void>;
+  /** Every source whose start is in progress: tool_search waits for them before it answers not found. */
+  started(signal: AbortSignal): Promise<void>;
 }

@@ -2,7 +2,8 @@
  * McpManager: every configured MCP server of a workspace, their tools in ToolRegistries, and the
  * CLI/host views of them. Servers start lazily (on a call, or when tool_search asks for their
  * tools); a server whose tool list was never seen starts right away in the background so its
- * tools can be offered. Tool lists and first-start answers persist in `cacheDir`.
+ * tools can be offered, and a session's first request (whenFirstListed) and tool_search
+ * (whenStarted) wait for such starts. Tool lists and first-start answers persist in `cacheDir`.
  */
 import { silentLogger, type Logger } from '../log';
 import type { Disposable, ToolRegistry } from '../tools/registry';
@@ -39,7 +40,7 @@ export interface McpManagerOptions {
   /** Environment for `${env:...}` and the base environment of stdio servers. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
-  /** Initialize plus the first tool list (default 30 s). */
+  /** Initialize plus the first tool list (default 30 s); also bounds whenFirstListed / whenStarted. */
   startTimeoutS?: number;
   restartBackoff?: BackoffOptions;
   /** Start servers with no cached tool list when attached, so their tools appear (default true). */
@@ -82,6 +83,11 @@ export class McpManager implements Disposable {
         }),
       );
     }
+  }
+
+  /** Seconds a start may take (initialize plus the first tool list); the waits for starting servers use it too. */
+  get startTimeoutS(): number {
+    return this.o.startTimeoutS ?? 30;
   }
 
   /** Each server's state, source, tool count and last error, in configuration order. */
@@ -133,6 +139,42 @@ export class McpManager implements Disposable {
   /** Resolves when the background starts begun so far have finished (successfully or not). */
   async ready(): Promise<void> {
     while (this.warming.size) await Promise.allSettled([...this.warming]);
+  }
+
+  /**
+   * Resolves when the servers starting for the first time (no tool list ever seen, so none of
+   * their tools is offered yet) have listed their tools or failed to start: a session's first
+   * request waits for this so its Deferred line names them. A server waiting for the user's
+   * consent is waited for until answered; declined, blocked or unstarted servers are not waited
+   * for. Bounded by the start timeout (startTimeoutS); resolves at once when `signal` aborts;
+   * never rejects. `onWait` is told which servers it waits for (not called when none).
+   */
+  whenFirstListed(signal?: AbortSignal, onWait?: (servers: string[]) => void): Promise<void> {
+    return this.waitForStarts((h) => h.toolsFrom === 'none', signal, onWait);
+  }
+
+  /** As whenFirstListed, for every server whose start is in progress (tool_search waits before it answers not found). */
+  whenStarted(signal?: AbortSignal, onWait?: (servers: string[]) => void): Promise<void> {
+    return this.waitForStarts(() => true, signal, onWait);
+  }
+
+  private async waitForStarts(which: (h: McpServerHandle) => boolean, signal: AbortSignal | undefined, onWait?: (servers: string[]) => void): Promise<void> {
+    const deadline = Date.now() + this.startTimeoutS * 1000;
+    const waiting = (h: McpServerHandle) => !this.disposed && h.usable() && which(h);
+    // A workspace server's consent question comes first (unannounced): a decline means no start and no wait.
+    const asking = [...this.handles.values()].flatMap((h) => (waiting(h) && h.consentPending() ? [h.consentPending()!] : []));
+    if (asking.length && !(await waitUntil(asking, deadline, signal))) return;
+    const pending = [...this.handles.values()].flatMap((h) => {
+      const p = waiting(h) ? h.startPending() : undefined;
+      return p ? [{ name: h.def.name, p }] : [];
+    });
+    if (!pending.length || signal?.aborted) return;
+    onWait?.(pending.map((x) => x.name));
+    await waitUntil(
+      pending.map((x) => x.p),
+      deadline,
+      signal,
+    );
   }
 
   /** Starts a server now (the host's "Start" action); rejects with the reason it cannot start. */
@@ -241,5 +283,28 @@ export class McpManager implements Disposable {
         /* the listener's own failure */
       }
     }
+  }
+}
+
+/** Waits for all of `promises` (which never reject), at most until `deadline` or the signal's abort; true when they all settled. */
+async function waitUntil(promises: Promise<unknown>[], deadline: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return false;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      Promise.all(promises).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+        timer.unref?.();
+      }),
+      new Promise<boolean>((resolve) => {
+        onAbort = () => resolve(false);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }

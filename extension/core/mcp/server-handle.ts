@@ -57,6 +57,8 @@ export class McpServerHandle {
   lastPid?: number;
   private conn?: McpConnection;
   private starting?: Promise<McpConnection>;
+  /** The first-start question being asked. */
+  private asking?: Promise<void>;
   /** Aborts the start in progress (stop() while starting). */
   private startAbort?: AbortController;
   private everStarted = false;
@@ -114,6 +116,22 @@ export class McpServerHandle {
     return this.state !== 'error' && this.state !== 'blocked' && this.state !== 'declined' && !this.disposed;
   }
 
+  /** The user's answer to the first-start question, while it is being asked (settled either way). */
+  consentPending(): Promise<void> | undefined {
+    return this.asking?.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** The start in progress (its consent question included), settled either way; undefined when none is. */
+  startPending(): Promise<void> | undefined {
+    return this.starting?.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   async ensureStarted(): Promise<McpConnection> {
     if (this.disposed) throw new StartError('unavailable', `the MCP server "${this.o.def.name}" has been stopped`);
     if (this.conn) return this.conn;
@@ -143,7 +161,15 @@ export class McpServerHandle {
     this.checkAccess();
     if (this.state === 'error') throw new StartError('unavailable', this.lastError!);
     if (this.state === 'blocked') throw new StartError('policy_blocked', `the MCP server "${d.name}" is ${this.lastError}, so it does not start; ask the user to trust the workspace`);
-    if (d.source.workspace && this.consent() === undefined) await this.askConsent();
+    if (d.source.workspace && this.consent() === undefined) {
+      const asking = this.askConsent();
+      this.asking = asking;
+      try {
+        await asking;
+      } finally {
+        this.asking = undefined;
+      }
+    }
     if (this.state === 'declined') throw new StartError('denied', `the user declined to start the MCP server "${d.name}" (${d.source.label}); do not use its tools`);
     const wait = this.backoff.remainingMs();
     if (wait > this.backoff.maxWaitMs) {

@@ -48,6 +48,8 @@ export interface ToolSearchHost {
   candidates(sessionId: string): AnyTool[];
   /** Every registered tool name (to tell unknown from unavailable). */
   has(name: string): boolean;
+  /** Resolves when the tool sources still starting (MCP servers) have listed their tools: awaited before answering not found. */
+  whenStarted?(signal: AbortSignal): Promise<void>;
 }
 
 const input = z.object({
@@ -67,21 +69,27 @@ export function createToolSearchTool(host: ToolSearchHost): AnyTool {
     input,
     describeCall: (a) => `tool_search ${a.query}`,
     async run(args, ctx) {
-      const candidates = host.candidates(ctx.session.id);
       const q = args.query.trim();
-      let found: AnyTool[];
-      const notes: string[] = [];
-      if (q.toLowerCase().startsWith('select:')) {
+      const lookup = () => {
+        const candidates = host.candidates(ctx.session.id);
+        const notes: string[] = [];
+        if (!q.toLowerCase().startsWith('select:')) return { found: searchTools(candidates, q), notes, unknown: 0 };
         const names = q.slice(7).split(',').map((n) => n.trim()).filter(Boolean);
         const byName = new Map(candidates.map((t) => [t.name, t]));
-        found = names.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t);
+        const found = names.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t);
         const missing = names.filter((n) => !byName.has(n));
         const unknown = missing.filter((n) => !host.has(n));
         const unavailable = missing.filter((n) => host.has(n));
         if (unknown.length) notes.push(`unknown: ${unknown.join(', ')}`);
         if (unavailable.length) notes.push(`not loadable here (already loaded, eager, or not allowed in this session): ${unavailable.join(', ')}`);
-      } else {
-        found = searchTools(candidates, q);
+        return { found, notes, unknown: unknown.length };
+      };
+      const first = lookup();
+      let { found, notes } = first;
+      // A server still starting (one added since the last session) may list what was asked for: wait for it, then look again.
+      if ((!found.length || first.unknown) && host.whenStarted) {
+        await host.whenStarted(ctx.signal);
+        ({ found, notes } = lookup());
       }
       if (!found.length) {
         return errorResult('not_found', `no deferred tool matched "${q}"${notes.length ? ` (${notes.join('; ')})` : ''}; check the Deferred line in the system prompt for group names`);
