@@ -19,7 +19,7 @@ import { cliStartingTools } from './mcp-wait';
 import { missingKeyProblem, withKeyHint } from './api-key';
 import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
 import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
-import { terminalAskUser, terminalConfirm } from './terminal';
+import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 
@@ -87,8 +87,10 @@ export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegist
     problems: config.problems,
     cacheDir: path.join(snowpeaHome(), 'mcp'),
     workspaceRoot: cwd,
+    startTimeoutS: loaded.settings['mcp.startTimeoutS'],
     logger: log,
-    confirmServer: async (_def, view) => (flags.yes ? { allow: true, remember: false } : await terminalConfirm(view.prompt)),
+    // --yes is consent for this run only; without a terminal nobody was asked, so nothing is remembered either way.
+    confirmServer: async (_def, view) => (flags.yes ? { allow: true, remember: false } : interactive() ? await terminalConfirm(view.prompt) : { allow: false, remember: false }),
   });
   manager.attach(registry);
   return manager;

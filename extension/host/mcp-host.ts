@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../core/tools/registry';
  * workspace-defined servers stopped. Tools go into the registry (and the Tools tree) as deferred
  * `mcp:<server>` groups.
  */
-export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger }): McpManager {
+export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger; startTimeoutS?: number }): McpManager {
   const { config } = opts;
   for (const p of config.problems) opts.log.warn(`MCP: ${p}`);
   const manager = new McpManager({
@@ -18,6 +18,7 @@ export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: stri
     problems: config.problems,
     cacheDir: opts.cacheDir,
     workspaceRoot: opts.workspaceRoot,
+    startTimeoutS: opts.startTimeoutS,
     logger: opts.log,
     workspaceTrusted: () => vscode.workspace.isTrusted,
     // The whole definition as it will run (consent-text.ts), secrets masked.

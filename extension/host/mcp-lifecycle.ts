@@ -83,7 +83,7 @@ export class McpLifecycle implements vscode.Disposable {
 
   private build(config: McpConfig): void {
     this.key = keyOf(config);
-    this.mcp = createMcpManager({ config, workspaceRoot: this.o.workspaceRoot(), cacheDir: this.o.cacheDir, registry: this.o.registry, log: this.o.log });
+    this.mcp = createMcpManager({ config, workspaceRoot: this.o.workspaceRoot(), cacheDir: this.o.cacheDir, registry: this.o.registry, log: this.o.log, startTimeoutS: this.o.settings().settings['mcp.startTimeoutS'] });
     this.progress = showMcpStartProgress(this.mcp, this.o.log);
   }
 

@@ -73,6 +73,7 @@ export const settingDefs = {
   'images.maxDimension': def(int(64, 16_384), 2048, 'Longest side, in pixels, of an image sent to the model; larger images are downscaled.'),
   'images.maxBytes': def(int(1024), 5 * 1024 * 1024, 'Largest image sent to the model, in bytes; larger images are re-encoded smaller.'),
   'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}. Servers from workspace settings ask before their first start and are not used in Restricted Mode.', 'trusted'),
+  'mcp.startTimeoutS': def(int(1, 600), 30, 'Seconds an MCP server may take to start and list its tools; a new session\'s first request waits for servers never seen before at most this long.'),
   'mcp.callTimeoutS': def(int(1, 3600), 60, 'Seconds an MCP tool call may take before it fails with a timeout.'),
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
   'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),

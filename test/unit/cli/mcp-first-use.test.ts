@@ -48,6 +48,15 @@ describe('issue 18, MCP servers on first use (CLI bundle)', function () {
     assert.equal(fs.existsSync(marker), false, 'the server started without consent');
   });
 
+  it('MCP consent: a run without a terminal asked nobody, so it remembers no answer; a later --yes run starts the server', async () => {
+    writeJson('.mcp.json', { mcpServers: { fx: stdioEntry() } });
+    const first = await cli(['tools', 'list', '--json'], { cwd: world.ws, home: world.home });
+    assert.ok(!(JSON.parse(first.stdout) as Array<{ group: string }>).some((r) => r.group === 'mcp:fx'));
+    const second = await cli(['tools', 'list', '--json', '--yes'], { cwd: world.ws, home: world.home });
+    assert.equal(second.code, 0, second.stderr);
+    assert.ok((JSON.parse(second.stdout) as Array<{ group: string }>).some((r) => r.group === 'mcp:fx'), second.stderr);
+  });
+
   it('MCP on first use: `run --yes` sends its FIRST request with mcp:fx in the Deferred line', async () => {
     writeJson('.mcp.json', { mcpServers: { fx: stdioEntry() } });
     world.server.enqueue({ text: 'hello' });
