@@ -45,6 +45,8 @@ export class AgentHost implements vscode.Disposable {
   private agentPromise?: Promise<Agent>;
   private session?: Session;
   private running?: AbortController;
+  /** The session the running turn belongs to. */
+  private runningSession?: Session;
   /** Settles when the running turn has ended (its last writes to state.db included). */
   private turnEnded: Promise<void> = Promise.resolve();
   private apiKey: string | undefined;
@@ -313,6 +315,7 @@ export class AgentHost implements vscode.Disposable {
     let ended!: () => void;
     this.turnEnded = new Promise((resolve) => (ended = resolve));
     void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', true);
+    let session: Session | undefined;
     try {
       const agent = await this.getAgent();
       if (!this.session) {
@@ -320,23 +323,71 @@ export class AgentHost implements vscode.Disposable {
         this.session = agent.newSession();
         for (const m of await this.initMessages()) this.post(m);
       }
+      session = this.session;
+      this.runningSession = session;
       this.changeEmitter.fire();
       await this.loadApiKey(true);
       const prompt = await agent.compose({ text, images }, controller.signal);
       for (const p of prompt.problems) this.post({ type: 'error', message: p });
-      await agent.runTurn(this.session, prompt.content, controller.signal);
+      await agent.runTurn(session, prompt.content, controller.signal);
     } catch (e) {
       this.log.error(`turn failed: ${(e as Error).stack ?? e}`);
       this.post({ type: 'error', message: (e as Error).message });
     } finally {
-      this.running = undefined;
+      // A turn detached by stopTurn() leaves the state of the turn after it alone.
+      if (this.running === controller) {
+        this.running = undefined;
+        this.runningSession = undefined;
+        void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', false);
+      }
       ended();
-      void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', false);
+      // The chat moved on (New Chat, Resume) while this turn ran: its session can go now.
+      if (session && session !== this.session) this.release(session);
     }
   }
 
   stop(): void {
     this.running?.abort();
+  }
+
+  /** How long New Chat, Resume and Delete Session wait for a stopped turn to end. */
+  private static readonly STOP_WAIT_MS = 5000;
+
+  /**
+   * Stops the running turn and waits for its end: its cancelled round stored and its turn.end
+   * posted to the chat it belongs to, so the chat after it starts idle. A turn that has not ended
+   * within `ms` is detached: it finishes unseen, and the next turn is not refused because of it.
+   */
+  private async stopTurn(ms = AgentHost.STOP_WAIT_MS): Promise<void> {
+    const turn = this.running;
+    if (!turn) return;
+    turn.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      this.turnEnded.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+    clearTimeout(timer);
+    if (ended || this.running !== turn) return;
+    this.log.warn(`the stopped turn did not end within ${ms} ms; the chat goes on without it`);
+    this.running = undefined;
+    this.runningSession = undefined;
+    void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', false);
+  }
+
+  /**
+   * The chat left `old` (New Chat, Resume): what is kept in memory for it goes (the repeat guard's
+   * reads, the prompt cache, project context, its browser). It is stored, so Resume opens it again.
+   * A session whose turn still runs is released when that turn ends.
+   */
+  private release(old: Session | undefined): void {
+    if (!old || old === this.session || old === this.runningSession) return;
+    void closeBrowserSession(old.id);
+    const agent = this.agent;
+    if (!agent) return;
+    agent.guard.forgetSession(old.id);
+    agent.prompt.forget(old.id);
+    agent.project.forget(old.id);
   }
 
   /** Model ids the endpoint lists (GET /models), or the editor's language models, for Select Model. */
@@ -361,11 +412,13 @@ export class AgentHost implements vscode.Disposable {
 
   /** Makes a stored session current; the next turn continues with its full transcript. */
   async resume(id: string): Promise<HostMessage[]> {
-    this.stop();
+    await this.stopTurn();
     const agent = await this.getAgent();
     const session = agent.openSession(id);
     if (!session) throw new Error(`no stored session ${id}`);
+    const old = this.session;
     this.session = session;
+    this.release(old);
     this.changeEmitter.fire();
     return this.initMessages();
   }
@@ -376,10 +429,7 @@ export class AgentHost implements vscode.Disposable {
    */
   async deleteSession(id: string): Promise<{ deleted: boolean; reset?: HostMessage[] }> {
     const current = this.session?.id === id;
-    if (current) {
-      this.stop();
-      await this.turnEnded;
-    }
+    if (current) await this.stopTurn();
     const deleted = await (await this.getAgent()).deleteSession(id);
     return current ? { deleted, reset: await this.newChat() } : { deleted };
   }
@@ -388,10 +438,12 @@ export class AgentHost implements vscode.Disposable {
     return (await this.getStore()).exportSession(id, format);
   }
 
+  /** Starts over: a running turn is stopped and awaited first, so the new chat starts idle. */
   async newChat(): Promise<HostMessage[]> {
-    this.stop();
-    if (this.session) void closeBrowserSession(this.session.id);
+    await this.stopTurn();
+    const old = this.session;
     this.session = undefined;
+    this.release(old);
     this.changeEmitter.fire();
     return this.initMessages();
   }
