@@ -385,9 +385,7 @@ export class AgentHost implements vscode.Disposable {
     void closeBrowserSession(old.id);
     const agent = this.agent;
     if (!agent) return;
-    agent.guard.forgetSession(old.id);
-    agent.prompt.forget(old.id);
-    agent.project.forget(old.id);
+    agent.releaseSession(old.id);
   }
 
   /** Model ids the endpoint lists (GET /models), or the editor's language models, for Select Model. */

@@ -229,12 +229,20 @@ export class Agent implements Disposable {
     const deleted = await deleteSessionWithAttachments(store as Required<AgentStore>, this.attachments, id, this.opts.logger);
     for (const sid of deleted) {
       await removeSessionScratch(this.opts.scratchRoot, sid);
-      this.live.delete(sid);
-      this.guard.forgetSession(sid);
-      this.prompt.forget(sid);
-      this.project.forget(sid);
+      this.releaseSession(sid);
     }
     return deleted.length > 0;
+  }
+
+  /**
+   * Drops what is kept in memory for a session the user left (its messages, the repeat guard's
+   * reads, the prompt and project caches); state.db keeps it, so it can be opened again.
+   */
+  releaseSession(id: string): void {
+    this.live.delete(id);
+    this.guard.forgetSession(id);
+    this.prompt.forget(id);
+    this.project.forget(id);
   }
 
   /**
