@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +13,8 @@ describe('issue 18: npm start keeps per-clone state', () => {
     assert.equal(path.dirname(inside), os.tmpdir());
     assert.match(path.basename(inside), /^snowpea-code-server-start-[0-9a-f]{8}$/);
     assert.equal(m.sessionDir('start', root), inside, 'stable for the clone');
-    const elsewhere = m.sessionDir('start', os.tmpdir());
+    // A folder that does not hold the clone (the clone itself may live under the temp folder).
+    const elsewhere = m.sessionDir('start', fs.mkdtempSync(path.join(os.tmpdir(), 'sp-ws-')));
     assert.equal(elsewhere, path.join(root, '.vscode-test', 'start'), 'another folder: the clone\'s own .vscode-test');
   });
 });
