@@ -35,6 +35,8 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The status of the proxy's own answer for each kind of note. */
 const PROXY_STATUS = { policy: 403, declined: 204, unreachable: 502 } as const;
+/** How long a refused navigation may take to show Chromium's error page before we look for it. */
+const ERROR_PAGE_WAIT_MS = 1_000;
 
 /** How the proxy and the session name a tunnel's destination: `example.com:443`, `[::1]:8080`. */
 function hostPortKey(url: string): string | undefined {
@@ -219,7 +221,11 @@ export class BrowserSession {
   async leaveRefusedPage(blockedUrl: string): Promise<void> {
     const p = this.current;
     const stuck = () => !!p && !p.isClosed() && (p.url().startsWith('chrome-error:') || p.url() === blockedUrl);
-    if (!p || !stuck()) return;
+    if (!p) return;
+    // Chromium commits its error page for an aborted document a moment after the abort: wait for it
+    // briefly, or the page would be left on the error page once it lands.
+    if (!stuck()) await p.waitForURL((u) => u.protocol === 'chrome-error:' || u.href === blockedUrl, { waitUntil: 'commit', timeout: ERROR_PAGE_WAIT_MS }).catch(() => undefined);
+    if (!stuck()) return;
     await p.goBack({ waitUntil: 'commit' }).catch(() => null);
     if (!stuck()) return;
     if (this.pages.length > 1) await p.close().catch(() => undefined);
