@@ -22,6 +22,7 @@ import { closeOrphanCalls } from './orphans';
 import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
 import type { StartingTools, TranscriptSink } from './seams';
+import type { CheckpointSeam } from './checkpoint-seam';
 import { Session, sessionTitle, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
@@ -66,6 +67,8 @@ export interface AgentOptions {
   supportsImages?: () => boolean;
   /** MCP servers still starting: each turn's first request and a tool_search that finds nothing wait for them. */
   startingTools?: StartingTools;
+  /** File checkpoints before each user message (absent: none are kept). */
+  checkpoints?: CheckpointSeam;
 }
 
 /**
@@ -211,6 +214,7 @@ export class Agent implements Disposable {
     this.live.set(session.id, session);
     this.titleFromOwnText(session, prompt);
     const before = session.loadedTools.length;
+    if (!session.isSubagent) await this.opts.checkpoints?.atTurnStart(session.id, session.turn + 1, signal);
     try {
       return await this.loop.runTurn(session, prompt, signal);
     } finally {
@@ -229,6 +233,7 @@ export class Agent implements Disposable {
     const deleted = await deleteSessionWithAttachments(store as Required<AgentStore>, this.attachments, id, this.opts.logger);
     for (const sid of deleted) {
       await removeSessionScratch(this.opts.scratchRoot, sid);
+      await this.opts.checkpoints?.forget(sid);
       this.releaseSession(sid);
     }
     return deleted.length > 0;
