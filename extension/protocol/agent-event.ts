@@ -43,6 +43,19 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
   z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
+  z.object({
+    type: z.literal('compaction'),
+    sessionId,
+    trigger: z.enum(['auto', 'manual', 'overflow', 'fallback']),
+    tokensBefore: z.number().int().nonnegative(),
+    tokensAfter: z.number().int().nonnegative(),
+    rounds: z.number().int().nonnegative(),
+    summary: z.string(),
+    model: z.string(),
+    focus: z.string().optional(),
+    failure: z.string().optional(),
+    usage: usageSchema.optional(),
+  }),
   z.object({ type: z.literal('turn.end'), sessionId, reason: z.enum(turnEndReasons), rounds: z.number().int() }),
 ]);
 

@@ -23,6 +23,7 @@ import { SessionPromptBuilder } from './prompt-builder';
 import { ProjectContext } from '../context/project-context';
 import type { StartingTools, TranscriptSink } from './seams';
 import type { CheckpointSeam } from './checkpoint-seam';
+import { Compactor, type CompactionOutcome } from '../context/compaction/compactor';
 import { Session, sessionTitle, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
@@ -92,6 +93,8 @@ export class Agent implements Disposable {
   private readonly composedText = new WeakMap<ContentPart[], string>();
   /** Answers the user gave for this agent's lifetime (a window or one CLI run). */
   readonly approvals: ApprovalMemory;
+  /** Compaction of conversations that near the model's context window (and /compact). */
+  readonly compactor: Compactor;
 
   constructor(private readonly opts: AgentOptions) {
     this.approvals = opts.approvals ?? new ApprovalMemory();
@@ -140,7 +143,9 @@ export class Agent implements Disposable {
     });
     this.runtime.guard = this.guard;
     this.sink = opts.store && { ...referencingSink(opts.store, this.attachments, opts.logger), recordToolCall: opts.store.recordToolCall?.bind(opts.store) };
+    this.compactor = new Compactor({ settings: opts.settings, client: opts.client, logger: opts.logger, sink: this.sink, imageResolver: this.prompt.imageResolver });
     this.loop = new AgentLoop({
+      compactor: this.compactor,
       client: opts.client,
       tools: this.runtime,
       prompt: this.prompt,
@@ -223,6 +228,16 @@ export class Agent implements Disposable {
   }
 
   /**
+   * Compacts a session between turns (/compact, `snowpea sessions compact`): the model summarizes
+   * the conversation and later requests carry the summary; undefined when there is nothing to
+   * compact yet. Throws ModelError('cancelled') when `signal` aborts.
+   */
+  async compact(session: Session, focus: string | undefined, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+    this.live.set(session.id, session);
+    return this.loop.compact(session, focus, signal);
+  }
+
+  /**
    * Deletes a stored session with its delegated children, then the attachment files no other
    * session holds (a failure there is logged; the session is deleted regardless). False when
    * the session is unknown or there is no state.db.
@@ -248,6 +263,7 @@ export class Agent implements Disposable {
     this.guard.forgetSession(id);
     this.prompt.forget(id);
     this.project.forget(id);
+    this.compactor.forget(id);
   }
 
   /**
@@ -292,6 +308,7 @@ export class Agent implements Disposable {
       this.guard.forgetSession(child.id);
       this.prompt.forget(child.id);
       this.project.forget(child.id);
+      this.compactor.forget(child.id);
     }
   }
 

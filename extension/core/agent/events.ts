@@ -14,6 +14,23 @@ export type AgentEvent =
   | { type: 'retry'; sessionId: string; attempt: number; delayMs: number; reason: string }
   | { type: 'loop.suspected'; sessionId: string; tool: string; count: number }
   | { type: 'error'; sessionId: string; message: string; kind?: string }
+  /**
+   * The conversation was compacted: later requests carry `summary` (the fallback: an omission note)
+   * in place of `rounds` earlier model rounds. Token counts are estimates of the request.
+   */
+  | {
+      type: 'compaction';
+      sessionId: string;
+      trigger: 'auto' | 'manual' | 'overflow' | 'fallback';
+      tokensBefore: number;
+      tokensAfter: number;
+      rounds: number;
+      summary: string;
+      model: string;
+      focus?: string;
+      failure?: string;
+      usage?: Usage;
+    }
   | { type: 'turn.end'; sessionId: string; reason: 'done' | 'cancelled' | 'max_rounds' | 'error'; rounds: number };
 
 export type AgentEventListener = (e: AgentEvent) => void;

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ModelError, type ModelResponse } from '../model/types';
+import { ModelError, type ModelResponse, type WireMessage } from '../model/types';
 import type { ToolResult } from '../tools/types';
 import { Emitter } from './emitter';
 import type { AgentEvent } from './events';
@@ -8,6 +8,8 @@ import { closeOrphanCalls } from './orphans';
 import type { LoopServices } from './seams';
 import type { Session } from './session';
 import { toWireMessages } from './wire';
+import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
+import { requestSize } from '../context/compaction/estimate';
 
 /** The UI gets at most this much of a tool result with its event; the transcript keeps all. */
 const UI_RESULT_CHARS = 64 * 1024;
@@ -101,22 +103,10 @@ export class AgentLoop {
       session.round++;
       emit({ type: 'round.start', sessionId: session.id, round: session.round });
 
-      const t0 = performance.now();
-      const system = services.prompt.systemPrompt(session);
-      const messages = toWireMessages(system, services.prompt.requestMessages(session), services.prompt.imageResolver);
-      const tools = services.tools.toolsFor(session);
-      let overhead = performance.now() - t0;
-
+      const built = { ms: 0 };
       let response: ModelResponse;
       try {
-        response = await services.client().complete(
-          { messages, tools, cacheKey: session.parentId ?? session.id },
-          {
-            onText: (text) => emit({ type: 'text.delta', sessionId: session.id, text }),
-            onRetry: (r) => emit({ type: 'retry', sessionId: session.id, ...r }),
-          },
-          signal,
-        );
+        response = await this.request(session, signal, built);
       } catch (e) {
         const err = e instanceof ModelError ? e : new ModelError('network', (e as Error).message ?? String(e));
         if (err.kind === 'cancelled' || signal.aborted) return end('cancelled');
@@ -124,6 +114,7 @@ export class AgentLoop {
         return end('error', err.message);
       }
 
+      let overhead = built.ms;
       const t1 = performance.now();
       if (response.usage) {
         services.sink?.recordUsage(session.id, session.round, response.usage);
@@ -180,6 +171,82 @@ export class AgentLoop {
       commitWaitMs.push(performance.now() - t4);
       if (cancelled || signal.aborted) return end('cancelled');
     }
+  }
+
+  /** The request as it goes out now: system prompt, tools, and the pruned view of the transcript. */
+  private build(session: Session, built: { ms: number }): RequestParts & { wire: WireMessage[] } {
+    const t0 = performance.now();
+    const { prompt, tools } = this.services;
+    const system = prompt.systemPrompt(session);
+    const messages = prompt.requestMessages(session);
+    const parts = { system, tools: tools.toolsFor(session), messages, wire: toWireMessages(system, messages, prompt.imageResolver) };
+    built.ms += performance.now() - t0;
+    return parts;
+  }
+
+  /**
+   * One round's model call. A request past agent.compactAt of the window compacts first; a
+   * provider that still answers context_length gets one harder compaction and a retry.
+   */
+  private async request(session: Session, signal: AbortSignal, built: { ms: number }): Promise<ModelResponse> {
+    const { services } = this;
+    const compactor = services.compactor;
+    let req = this.build(session, built);
+    if (compactor && compactor.estimate(session.id, req.wire, req.tools) > compactor.limit()) {
+      if (await this.compactNow(session, req, { trigger: 'auto', signal })) req = this.build(session, built);
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await services.client().complete(
+          { messages: req.wire, tools: req.tools, cacheKey: session.parentId ?? session.id },
+          {
+            onText: (text) => this.emit({ type: 'text.delta', sessionId: session.id, text }, session),
+            onRetry: (r) => this.emit({ type: 'retry', sessionId: session.id, ...r }, session),
+          },
+          signal,
+        );
+        if (compactor && response.usage && !response.usage.estimated) compactor.estimator.observe(session.id, requestSize(req.wire, req.tools), response.usage.promptTokens);
+        return response;
+      } catch (e) {
+        if (!(e instanceof ModelError) || e.kind !== 'context_length' || !compactor || signal.aborted) throw e;
+        if (attempt > 0) throw new ModelError('context_length', `${e.message} Compacting the conversation did not make it fit: start a new chat, or send less at once (your message is kept in this session).`);
+        if (!(await this.compactNow(session, req, { trigger: 'overflow', harder: true, signal }))) throw e;
+        req = this.build(session, built);
+      }
+    }
+  }
+
+  /** Compacts the session and reports it; false when there was nothing to compact. */
+  private async compactNow(session: Session, req: RequestParts, o: { trigger: 'auto' | 'manual' | 'overflow'; focus?: string; harder?: boolean; signal: AbortSignal }): Promise<CompactionOutcome | undefined> {
+    const outcome = await this.services.compactor!.compact(session, req, o);
+    if (!outcome) return undefined;
+    const { record, summary, usage, failure } = outcome;
+    this.emit(
+      {
+        type: 'compaction',
+        sessionId: session.id,
+        trigger: record.trigger,
+        tokensBefore: record.tokensBefore,
+        tokensAfter: record.tokensAfter,
+        rounds: record.rounds,
+        summary,
+        model: record.model,
+        ...(record.focus ? { focus: record.focus } : {}),
+        ...(failure ? { failure } : {}),
+        ...(usage ? { usage } : {}),
+      },
+      session,
+    );
+    return outcome;
+  }
+
+  /**
+   * Compacts a session between turns (/compact, `snowpea sessions compact`); undefined when there
+   * is nothing to compact (no model round since the last compaction).
+   */
+  async compact(session: Session, focus: string | undefined, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+    if (!this.services.compactor) return undefined;
+    return this.compactNow(session, this.build(session, { ms: 0 }), { trigger: 'manual', focus, signal });
   }
 
   /** The call's row in the tool_calls table: outcome, timing, and the start of its arguments. */

@@ -19,9 +19,36 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A compaction as the transcript keeps it: a message appended where it happened (the stored
+ * messages before it are never changed). From then on requests carry this message (its content
+ * is the summary, or the fallback's omission note), the turn's own prompt when it lies before the
+ * cut, and the messages from `cut` on.
+ */
+export interface CompactionRecord {
+  /** Index in the transcript of the first message requests carry whole after this compaction. */
+  cut: number;
+  /** The user prompt of the turn that was running, when it lies before `cut` (requests keep it verbatim). */
+  pinned?: number;
+  /** auto: the request neared the window; manual: /compact; overflow: the provider said context_length; fallback: the summary failed and the oldest rounds were dropped. */
+  trigger: 'auto' | 'manual' | 'overflow' | 'fallback';
+  /** Estimated tokens of the request before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The model that wrote the summary (the session's model). */
+  model: string;
+  /** Model rounds the summary stands for (all rounds before the cut). */
+  rounds: number;
+  /** What the user asked the summary to keep (/compact <focus>). */
+  focus?: string;
+}
+
 export type Message =
-  /** `attachedBy` marks a user message the loop added to carry images from tools (view_image, screenshots). */
-  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string }
+  /**
+   * `attachedBy` marks a user message the loop added: 'tools' carries images from tools
+   * (view_image, screenshots); 'compaction' is a compaction (see CompactionRecord).
+   */
+  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string };
 

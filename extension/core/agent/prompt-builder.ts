@@ -7,6 +7,7 @@ import type { Session } from './session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 import { cachePrices } from '../model/cache-prices';
+import { callSurvivesCompaction, requestView } from '../context/compaction/view';
 
 /** What pruning left out of a session's latest request (the context meter, and the tool cards it turned into stubs). */
 export interface PruneStats {
@@ -66,7 +67,7 @@ export class SessionPromptBuilder implements PromptBuilder {
   requestMessages(session: Session): Message[] {
     this.sessions.set(session.id, session);
     const s = this.sources.settings();
-    const r = this.pruned.prune(session.id, session.messages, {
+    const r = this.pruned.prune(session.id, requestView(session.messages), {
       enabled: s['agent.pruneToolOutputs'],
       keepToolRounds: s['agent.keepToolRounds'],
       protectRecentViews: s['skills.protectRecentViews'],
@@ -89,7 +90,10 @@ export class SessionPromptBuilder implements PromptBuilder {
   isResultVisible(sessionId: string, callId: string): boolean {
     const s = this.sources.settings();
     const session = this.sessions.get(sessionId);
-    if (!s['agent.pruneToolOutputs'] || !session) return true;
+    if (!session) return true;
+    // A read that a compaction summarized is gone from the request, whatever pruning says.
+    if (!callSurvivesCompaction(session.messages, callId)) return false;
+    if (!s['agent.pruneToolOutputs']) return true;
     let age = 0;
     for (let i = session.messages.length - 1; i >= 0; i--) {
       const m = session.messages[i];

@@ -6,6 +6,7 @@ import type { AgentEvent } from './events';
 import type { Message, ToolCall } from './messages';
 import type { Session } from './session';
 import type { ImageResolver } from './wire';
+import type { Compactor } from '../context/compaction/compactor';
 
 /** What the loop needs from state.db. Every message is stored verbatim; commitRound makes a round durable. */
 export interface TranscriptSink {
@@ -65,6 +66,8 @@ export interface LoopServices {
    * cancelled (by `signal`) by the source; never rejects.
    */
   beforeFirstRequest?(session: Session, signal: AbortSignal): Promise<void>;
+  /** Compaction of requests that near the context window (absent: none; a context_length error ends the turn). */
+  compactor?: Compactor;
 }
 
 /** Tool sources that register their tools once started (MCP servers): what the agent waits for. Never rejects; resolves at once when `signal` aborts. */

@@ -42,9 +42,12 @@ export const settingDefs = {
   'tools.outputMaxChars': def(int(1000, 1_000_000), 20_000, 'Most characters of shell/execute_code output the model sees (head and tail kept; the full output is saved to a file).'),
   'tools.readMaxLines': def(int(10, 100_000), 2000, 'Default number of lines read_file returns before asking the model to page with offset/limit.'),
   'tools.shellTimeoutS': def(int(1, 86_400), 120, 'Default timeout in seconds for shell and execute_code; the whole process tree is killed when it passes.'),
+  'tools.diagnosticsAfterEdit': def(z.enum(['errors', 'errors+warnings', 'off']), 'errors' as 'errors' | 'errors+warnings' | 'off', 'After write_file or edit_file in VS Code, wait briefly (about 2 s at most) for the language services and tell the model the problems in the edited file that were not there before (at most 20): "errors", "errors+warnings", or "off". The CLI has no language services and reports none.'),
   'agent.pruneToolOutputs': def(z.boolean(), true, 'Replace old tool outputs with stubs in outgoing requests. Set to false to send all results verbatim.'),
   'agent.pruneStrategy': def(z.enum(['rolling', 'cache-aware']), 'cache-aware' as 'rolling' | 'cache-aware', 'How old tool outputs are stubbed. "rolling": every request stubs every result older than agent.keepToolRounds. "cache-aware": the same rounds stay whole, but the cutoff moves only when what it would stub outweighs re-sending the uncached rest of the request at the model\'s cache prices, so stubs come in batches and the provider\'s prompt cache keeps hitting (with no caching it stubs exactly what rolling stubs).'),
   'agent.keepToolRounds': def(int(0, 10_000), 6, 'Number of recent tool rounds kept intact before pruning kicks in.'),
+  'agent.compactAt': def(z.number().min(0.2).max(1), 0.8, 'Compact the conversation when a request would pass this share of the model\'s context window (after the answer budget): the model summarizes the older rounds and later requests carry the summary instead. 1 compacts only when the provider says the request is too long. The stored session keeps every message.'),
+  'agent.compactKeepRounds': def(nullableInt(0, 1000), null as number | null, 'Newest model rounds a compaction keeps whole (null: agent.keepToolRounds).'),
   'agent.maxRounds': def(int(1, 10_000), 50, 'Most model rounds in one turn before the turn stops with a message.'),
   'agent.contextFileMaxChars': def(nullableInt(100), null as number | null, 'Per-file cap for project instruction files (null: derived from the model context window, clamped to 20,000..500,000; 8,000.. for windows of 32k tokens or less).'),
   'agent.contextFilesMaxChars': def(nullableInt(100), null as number | null, 'Cap for the whole # Project Context block (null: derived from the model context window, clamped to 12,000..120,000).'),
@@ -78,6 +81,8 @@ export const settingDefs = {
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
   'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),
   'media.transcribeModel': def(z.string().min(1), 'whisper-1', 'Model used by media_transcribe (the endpoint\'s transcription API).'),
+  'checkpoints.enabled': def(z.boolean(), true, 'Keep a checkpoint of the workspace\'s files before each message (a shadow git repository in Snowpea\'s storage, outside the workspace; .gitignore is honoured), so the files can be restored to how they were before it.'),
+  'checkpoints.maxWorkspaceMB': def(int(1, 100_000), 200, 'Largest workspace, in MB of files .gitignore does not exclude, that gets checkpoints; a larger one gets none, and a message says so once.'),
   'log.level': def(z.enum(['error', 'warn', 'info', 'debug']), 'info' as 'error' | 'warn' | 'info' | 'debug', 'Log detail. Prompts and tool outputs are logged only at debug.'),
 } as const;
 

@@ -22,6 +22,7 @@ const everyEvent: AgentEvent[] = [
   { type: 'retry', sessionId: 's', attempt: 1, delayMs: 500, reason: '429' },
   { type: 'loop.suspected', sessionId: 's', tool: 'read_file', count: 3 },
   { type: 'error', sessionId: 's', message: 'boom', kind: 'server' },
+  { type: 'compaction', sessionId: 's', trigger: 'manual', tokensBefore: 96_000, tokensAfter: 11_000, rounds: 40, summary: '## Task\nfix it', model: 'm', focus: 'keep the API design', usage: { promptTokens: 96_000, completionTokens: 900, cachedTokens: 90_000 } },
   { type: 'turn.end', sessionId: 's', reason: 'done', rounds: 2 },
 ];
 
@@ -166,6 +167,7 @@ describe('protocol: message schemas', () => {
       retry: () => 'i',
       'loop.suspected': () => 'j',
       error: () => 'k',
+      compaction: () => 'm',
       'turn.end': () => 'l',
     };
     assert.equal(dispatch(handlers, everyEvent[0] as AgentEventMessage, seen), 'a');

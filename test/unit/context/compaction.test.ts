@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { countTokens } from 'gpt-tokenizer';
+import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { startScriptedServer, type Step } from '../../fixtures/scripted-server';
+import { Agent } from '../../../extension/core/agent/agent';
+
+const WINDOW = 16_000;
+const INSTRUCTION_HEAD = 'Context compaction:';
+
+/** Real-sized tool outputs: Snowpea's own core sources, copied into the test workspace. */
+function sourceFiles(): Record<string, string> {
+  const dir = path.join(__dirname, '../../../extension/core/agent');
+  const out: Record<string, string> = {};
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    if (text.length > 1_500 && text.length < 16_000) out[`src/${f}`] = text;
+  }
+  return out;
+}
+
+const lastUser = (body: any): string => {
+  const m = [...body.messages].reverse().find((x: any) => x.role === 'user');
+  return typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '');
+};
+const isSummaryRequest = (body: any) => lastUser(body).startsWith(INSTRUCTION_HEAD);
+const tokensOf = (body: any) => countTokens(JSON.stringify(body.messages)) + countTokens(JSON.stringify(body.tools ?? []));
+
+/**
+ * A provider with a 16k window: it counts each request's tokens (o200k), answers
+ * context_length_exceeded over the window, reports the count as usage, and otherwise runs the
+ * given script: summaries for compaction requests, `next(i)` for the others.
+ */
+function windowedResponder(sizes: number[], next: (i: number) => Step, summaries: string[]) {
+  let work = 0;
+  return (body: any): Step => {
+    const tokens = tokensOf(body);
+    sizes.push(tokens);
+    if (tokens > WINDOW) return { fault: { status: 400, code: 'context_length_exceeded', message: `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${tokens} tokens.` } };
+    const usage = { prompt_tokens: tokens, completion_tokens: 20, cached_tokens: 0 };
+    if (isSummaryRequest(body)) {
+      const s = `## Task\nRead every file. SUMMARY-${summaries.length + 1}\n## Next\ncarry on reading`;
+      summaries.push(s);
+      return { text: s, usage };
+    }
+    return { ...next(work++), usage };
+  };
+}
+
+describe('compaction: long sessions never hit the wall (issue 20)', function () {
+  this.timeout(180_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('issue 20: 200 rounds of real-sized tool outputs on a 16k window complete, every request under the window, later requests carry the summary, the store keeps every byte', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    assert.ok(names.length >= 4, 'enough real files to read');
+    h = await createHarness({ files, settings: { 'model.contextWindow': WINDOW, 'agent.maxRounds': 400 } });
+    const sizes: number[] = [];
+    const summaries: string[] = [];
+    const ROUNDS = 200;
+    h.server.setResponder(
+      windowedResponder(
+        sizes,
+        (i) => (i < ROUNDS ? { toolCalls: [{ id: `call_${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i % names.length]}; echo round-${i}` }) }] } : { text: 'all files read' }),
+        summaries,
+      ),
+    );
+    const s = h.agent.newSession();
+    const r = await h.agent.runTurn(s, 'Read every file in src, over and over, and tell me when you are done.', new AbortController().signal);
+    assert.equal(r.reason, 'done', r.error);
+    assert.equal(r.text, 'all files read');
+    assert.ok(sizes.every((t) => t <= WINDOW), `a request passed the window: max ${Math.max(...sizes)}`);
+    assert.equal(h.events.filter((e) => e.type === 'error').length, 0);
+
+    const bodies = h.bodies();
+    const summaryIdx = bodies.map((b, i) => (isSummaryRequest(b) ? i : -1)).filter((i) => i >= 0);
+    assert.ok(summaryIdx.length >= 2, `compacted ${summaryIdx.length} times`);
+    // The summary request is the session's own request plus the instruction: same system prompt and tools.
+    const first = bodies[summaryIdx[0]];
+    assert.deepEqual(first.messages[0], bodies[summaryIdx[0] - 1].messages[0]);
+    assert.deepEqual(first.tools, bodies[summaryIdx[0] - 1].tools);
+    // The request after each summary carries that summary (as its second message), and the task verbatim.
+    summaryIdx.forEach((i, k) => {
+      const after = bodies[i + 1];
+      assert.ok(after.messages[1].content.includes(`SUMMARY-${k + 1}`), `request ${i + 1} carries summary ${k + 1}`);
+      assert.ok(after.messages.some((m: any) => m.role === 'user' && m.content === 'Read every file in src, over and over, and tell me when you are done.'));
+    });
+    const compactions = h.events.filter((e) => e.type === 'compaction') as any[];
+    assert.equal(compactions.length, summaryIdx.length);
+    assert.ok(compactions.every((c) => c.trigger === 'auto' && c.tokensAfter < c.tokensBefore && c.model === 'gpt-4o'));
+
+    // Every byte stayed in the store: all 200 tool outputs whole, with the compaction messages appended.
+    const stored = h.store.getMessages(s.id);
+    const outputs = stored.filter((m) => m.role === 'tool');
+    assert.equal(outputs.length, ROUNDS);
+    for (let i = 0; i < ROUNDS; i += 37) assert.ok((outputs[i] as any).content.includes(files[names[i % names.length]].slice(0, 500)) && (outputs[i] as any).content.includes(`round-${i}`));
+    assert.equal(stored.filter((m) => m.role === 'user' && m.attachedBy === 'compaction').length, summaryIdx.length);
+    const exported = JSON.parse(h.store.exportSession(s.id, 'json'));
+    assert.equal(exported.messages.filter((m: any) => m.message?.role === 'tool' || m.role === 'tool').length, ROUNDS);
+  });
+
+  it('issue 20: a provider that answers context_length once: the session compacts and the retry succeeds', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    // The window is large as far as Snowpea knows, so only the provider's refusal triggers compaction.
+    h = await createHarness({ files, settings: { 'model.contextWindow': 1_000_000 } });
+    const s = h.agent.newSession();
+    for (let i = 0; i < 8; i++) h.server.enqueue({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i % names.length]}; echo r${i}` }) }] });
+    h.server.enqueue({ text: 'first turn done' });
+    await h.agent.runTurn(s, 'read them', new AbortController().signal);
+    h.server.enqueue(
+      { fault: { status: 400, code: 'context_length_exceeded', message: 'maximum context length is 8192 tokens' } },
+      { text: '## Task\nread them. SUMMARY-X' },
+      { text: 'answered after compaction' },
+    );
+    const r = await h.agent.runTurn(s, 'and now?', new AbortController().signal);
+    assert.equal(r.reason, 'done', r.error);
+    assert.equal(r.text, 'answered after compaction');
+    const bodies = h.bodies();
+    assert.ok(isSummaryRequest(bodies.at(-2)), 'the second-last request asked for the summary');
+    const last = bodies.at(-1);
+    assert.ok(last.messages[1].content.includes('SUMMARY-X'));
+    assert.equal(lastUser(last), 'and now?', 'the user message is kept');
+    assert.ok(last.messages.length < bodies.at(-3).messages.length, 'the retry is smaller');
+    const c = h.events.find((e) => e.type === 'compaction') as any;
+    assert.equal(c.trigger, 'overflow');
+  });
+
+  it('issue 20: when the summary request fails, the oldest rounds are dropped with the marker and the turn continues', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    h = await createHarness({ files, settings: { 'model.contextWindow': 1_000_000 }, maxRetries: 0 });
+    const s = h.agent.newSession();
+    for (let i = 0; i < 8; i++) h.server.enqueue({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i % names.length]}` }) }] });
+    h.server.enqueue({ text: 'ok' });
+    await h.agent.runTurn(s, 'read', new AbortController().signal);
+    h.server.enqueue(
+      { fault: { status: 400, code: 'context_length_exceeded', message: 'maximum context length exceeded' } },
+      { fault: { status: 500, message: 'summary backend down' } },
+      { text: 'still going' },
+    );
+    const r = await h.agent.runTurn(s, 'continue', new AbortController().signal);
+    assert.equal(r.reason, 'done', r.error);
+    assert.equal(r.text, 'still going');
+    const last = h.bodies().at(-1);
+    assert.match(last.messages[1].content, /^\[\d+ earlier rounds omitted; the session's full history is stored\]$/);
+    const c = h.events.find((e) => e.type === 'compaction') as any;
+    assert.equal(c.trigger, 'fallback');
+    assert.match(c.failure, /summary backend down/);
+  });
+
+  it('issue 20: a provider that still answers context_length after compacting ends the turn with a clear error and keeps the message', async () => {
+    h = await createHarness({ settings: { 'model.contextWindow': 1_000_000 } });
+    const s = h.agent.newSession();
+    h.server.enqueue({ text: 'one' });
+    await h.agent.runTurn(s, 'hello', new AbortController().signal);
+    h.server.enqueue(
+      { fault: { status: 400, code: 'context_length_exceeded', message: 'maximum context length exceeded' } },
+      { text: 'SUMMARY' },
+      { fault: { status: 400, code: 'context_length_exceeded', message: 'maximum context length exceeded' } },
+    );
+    const r = await h.agent.runTurn(s, 'a very long question', new AbortController().signal);
+    assert.equal(r.reason, 'error');
+    assert.match(r.error!, /Compacting the conversation did not make it fit/);
+    assert.ok(h.store.getMessages(s.id).some((m) => m.role === 'user' && m.content === 'a very long question'));
+  });
+
+  it('issue 20: /compact with focus text: the instruction names the focus, the next request carries the summary, and a resumed session rebuilds the same request', async () => {
+    const server = await startScriptedServer();
+    h = await createHarness({ files: { 'a.txt': 'alpha\n'.repeat(200) }, server });
+    const s = h.agent.newSession();
+    h.server.enqueue({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: 'read it' });
+    await h.agent.runTurn(s, 'read a.txt', new AbortController().signal);
+    h.server.enqueue({ text: '## Task\nread a.txt. SUMMARY-M' });
+    const out = await h.agent.compact(s, 'keep the API design', new AbortController().signal);
+    assert.equal(out?.record.trigger, 'manual');
+    assert.match(lastUser(h.bodies().at(-1)), /keep in particular: keep the API design/);
+    h.server.enqueue({ text: 'next' });
+    await h.agent.runTurn(s, 'what next?', new AbortController().signal);
+    const live = h.bodies().at(-1).messages;
+    assert.ok(live[1].content.includes('SUMMARY-M'));
+    assert.ok(!JSON.stringify(live).includes('alpha\\nalpha'), 'the read before the cut is not re-sent');
+
+    // A fresh agent on the same state.db resumes the session and sends the same messages.
+    const again = new Agent({ ...(h.agent as any).opts });
+    const resumed = again.openSession(s.id)!;
+    h.server.enqueue({ text: 'after resume' });
+    await again.runTurn(resumed, 'and then?', new AbortController().signal);
+    const rebuilt = h.bodies().at(-1).messages;
+    assert.deepEqual(rebuilt.slice(0, live.length + 1), [...live, { role: 'assistant', content: 'next' }]);
+    again.dispose();
+    await server.close();
+  });
+
+  it('issue 20: nothing to compact yet says so (no request sent)', async () => {
+    h = await createHarness();
+    const s = h.agent.newSession();
+    assert.equal(await h.agent.compact(s, undefined, new AbortController().signal), undefined);
+    assert.equal(h.bodies().length, 0);
+  });
+
+  it('issue 20: a read that compaction removed is not answered with an "unchanged" stub when read again', async () => {
+    h = await createHarness({ files: { 'a.txt': 'alpha\n'.repeat(50) } });
+    const s = h.agent.newSession();
+    h.server.enqueue({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: 'read' });
+    await h.agent.runTurn(s, 'read a.txt', new AbortController().signal);
+    h.server.enqueue({ text: 'SUMMARY' });
+    await h.agent.compact(s, undefined, new AbortController().signal);
+    h.server.enqueue({ toolCalls: [{ id: 'c2', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: 'again' });
+    await h.agent.runTurn(s, 'read it again', new AbortController().signal);
+    const result = h.store.getMessages(s.id).find((m) => m.role === 'tool' && m.toolCallId === 'c2') as any;
+    assert.match(result.content, /alpha/);
+  });
+});
