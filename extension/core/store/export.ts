@@ -56,6 +56,11 @@ function partsText(content: string | ContentPart[]): string {
 }
 
 function messageMd(m: Message): string {
+  if (m.role === 'user' && m.compaction) {
+    const c = m.compaction;
+    const how = c.trigger === 'fallback' ? 'older rounds omitted' : `summary by ${c.model}`;
+    return `### Conversation compacted (${c.trigger}): ${c.tokensBefore} → ${c.tokensAfter} tokens, ${c.rounds} round${c.rounds === 1 ? '' : 's'}, ${how}\n\nLater requests carry this in place of the messages before it (the transcript here keeps them all):\n\n${fenced(partsText(m.content), 'markdown')}`;
+  }
   if (m.role === 'user') {
     return `### ${m.attachedBy ? `Attached by ${m.attachedBy}` : 'User'}\n\n${partsText(m.content)}`;
   }

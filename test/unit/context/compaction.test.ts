@@ -186,6 +186,11 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     const live = h.bodies().at(-1).messages;
     assert.ok(live[1].content.includes('SUMMARY-M'));
     assert.ok(!JSON.stringify(live).includes('alpha\\nalpha'), 'the read before the cut is not re-sent');
+    // The export shows the summary where it happened, after the messages it stands for, which stay whole.
+    const md = h.store.exportSession(s.id, 'md');
+    assert.match(md, /### Conversation compacted \(manual\): \d+ → \d+ tokens, 1 round, summary by gpt-4o/);
+    assert.ok(md.indexOf('SUMMARY-M') > md.indexOf('alpha\nalpha'), 'the summary comes after the read it summarizes');
+    assert.ok(md.indexOf('SUMMARY-M') < md.indexOf('what next?'));
 
     // A fresh agent on the same state.db resumes the session and sends the same messages.
     const again = new Agent({ ...(h.agent as any).opts });
