@@ -59,8 +59,11 @@ export function simulateCache(requests: number[][]): SessionCache {
   for (let k = 0; k < requests.length; k++) {
     const r = requests[k];
     let best = 0;
-    for (let j = 0; j < k; j++) {
+    // Newest first: the previous request usually shares the longest prefix, and an earlier one no
+    // longer than the best match so far cannot beat it.
+    for (let j = k - 1; j >= 0; j--) {
       const q = requests[j];
+      if (q.length <= best) continue;
       const n = Math.min(r.length, q.length);
       let i = 0;
       while (i < n && r[i] === q[i]) i++;

@@ -14,7 +14,7 @@ import { cachedShare, costs, PRICE_MODELS, RequestTokenizer, simulateCache, sum,
 import { longSessionFiles, longSessionStep } from './scenarios';
 import type { Trajectory } from './trajectories/import-swe-agent';
 
-export const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false };
+export const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false, 'agent.compactAt': null };
 
 interface Scenario {
   name: string;

@@ -140,6 +140,17 @@ async function main(): Promise<void> {
     console.log(`\ncost: failed: ${(e as Error).message}`);
   }
 
+  let longSession: unknown = null;
+  try {
+    const { longSessionBench, formatLongSession } = await import('./long-session');
+    const r = await longSessionBench();
+    longSession = r;
+    console.log(`\n${formatLongSession(r)}`);
+  } catch (e) {
+    longSession = { error: (e as Error).message };
+    console.log(`\nlong session: failed: ${(e as Error).message}`);
+  }
+
   let toolLoads: unknown = null;
   try {
     const { toolLoadBench } = await import('./tool-loads');
@@ -178,7 +189,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, toolLoads, outputCaps: caps, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, longSession, toolLoads, outputCaps: caps, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

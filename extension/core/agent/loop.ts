@@ -208,7 +208,7 @@ export class AgentLoop {
         if (compactor && response.usage && !response.usage.estimated) compactor.estimator.observe(session.id, requestSize(req.wire, req.tools), response.usage.promptTokens);
         return response;
       } catch (e) {
-        if (!(e instanceof ModelError) || e.kind !== 'context_length' || !compactor || signal.aborted) throw e;
+        if (!(e instanceof ModelError) || e.kind !== 'context_length' || !compactor?.enabled() || signal.aborted) throw e;
         if (attempt > 0) throw new ModelError('context_length', `${e.message} Compacting the conversation did not make it fit: start a new chat, or send less at once (your message is kept in this session).`);
         if (!(await this.compactNow(session, req, { trigger: 'overflow', harder: true, signal }))) throw e;
         req = this.build(session, built);

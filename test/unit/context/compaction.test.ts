@@ -203,6 +203,18 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     await server.close();
   });
 
+  it('issue 20: agent.compactAt null never compacts: a context_length answer ends the turn with the provider\'s error', async () => {
+    h = await createHarness({ settings: { 'agent.compactAt': null } });
+    const s = h.agent.newSession();
+    h.server.enqueue({ text: 'one' }, { fault: { status: 400, code: 'context_length_exceeded', message: 'maximum context length exceeded' } });
+    await h.agent.runTurn(s, 'hello', new AbortController().signal);
+    const r = await h.agent.runTurn(s, 'again', new AbortController().signal);
+    assert.equal(r.reason, 'error');
+    assert.match(r.error!, /does not fit the context window/);
+    assert.equal(h.bodies().length, 2, 'no summary request');
+    assert.equal(h.events.filter((e) => e.type === 'compaction').length, 0);
+  });
+
   it('issue 20: nothing to compact yet says so (no request sent)', async () => {
     h = await createHarness();
     const s = h.agent.newSession();

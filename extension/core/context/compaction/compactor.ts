@@ -64,9 +64,15 @@ export class Compactor {
     return Math.min(max ?? 4_096, Math.floor(this.window() / 4));
   }
 
-  /** Above this many estimated input tokens a request compacts first. */
+  /** Whether compaction is on (agent.compactAt is not null). */
+  enabled(): boolean {
+    return this.deps.settings()['agent.compactAt'] !== null;
+  }
+
+  /** Above this many estimated input tokens a request compacts first (Infinity when compaction is off). */
   limit(): number {
-    return Math.floor(this.deps.settings()['agent.compactAt'] * (this.window() - this.answerBudget()));
+    const at = this.deps.settings()['agent.compactAt'];
+    return at === null ? Infinity : Math.floor(at * (this.window() - this.answerBudget()));
   }
 
   estimate(sessionId: string, wire: readonly WireMessage[], tools: readonly WireTool[]): number {
