@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, longSession, toolLoads, outputCaps: caps, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, compaction: longSession, toolLoads, outputCaps: caps, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

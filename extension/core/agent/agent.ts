@@ -238,6 +238,21 @@ export class Agent implements Disposable {
   }
 
   /**
+   * Rewinds the conversation to before the user's message of `turn` (Restore and rewind): later
+   * requests and the chat go back to how they were before it; the stored transcript keeps every
+   * message and gains the rewind. False when the session has no such message.
+   */
+  async rewind(session: Session, turn: number): Promise<boolean> {
+    const to = userMessageIndex(session.messages, turn);
+    if (to < 0) return false;
+    const message: Message = { role: 'user', attachedBy: 'rewind', content: `[the conversation was rewound to before message ${turn}; the later messages stay stored]`, rewind: { to, turn } };
+    session.messages.push(message);
+    this.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
+    await this.sink?.commitRound();
+    return true;
+  }
+
+  /**
    * Deletes a stored session with its delegated children, then the attachment files no other
    * session holds (a failure there is logged; the session is deleted regardless). False when
    * the session is unknown or there is no state.db.
@@ -363,4 +378,14 @@ export class Agent implements Disposable {
     for (const d of this.disposables) d.dispose();
     this.loop.dispose();
   }
+}
+
+/** Transcript index of the user's message of `turn` (turns count the user's own messages from 1); -1 when there is none. */
+export function userMessageIndex(messages: readonly Message[], turn: number): number {
+  let n = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m.role === 'user' && !m.attachedBy && ++n === turn) return i;
+  }
+  return -1;
 }

@@ -43,12 +43,24 @@ export interface CompactionRecord {
   focus?: string;
 }
 
+/**
+ * A rewind as the transcript keeps it: requests (and the chat) go back to how they were before
+ * the message at `to` (the user message of turn `turn`); the messages after it stay stored.
+ */
+export interface RewindRecord {
+  /** Transcript index of the user message the conversation goes back to (it and what follows are left out). */
+  to: number;
+  /** That message's turn number (the checkpoint it matches). */
+  turn: number;
+}
+
 export type Message =
   /**
    * `attachedBy` marks a user message the loop added: 'tools' carries images from tools
-   * (view_image, screenshots); 'compaction' is a compaction (see CompactionRecord).
+   * (view_image, screenshots); 'compaction' is a compaction (see CompactionRecord); 'rewind' a
+   * rewind (RewindRecord), never sent itself.
    */
-  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord }
+  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord; rewind?: RewindRecord }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string };
 

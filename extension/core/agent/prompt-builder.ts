@@ -7,7 +7,7 @@ import type { Session } from './session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
 import { cachePrices } from '../model/cache-prices';
-import { callSurvivesCompaction, requestView } from '../context/compaction/view';
+import { callInView, requestView } from '../context/compaction/view';
 
 /** What pruning left out of a session's latest request (the context meter, and the tool cards it turned into stubs). */
 export interface PruneStats {
@@ -91,8 +91,8 @@ export class SessionPromptBuilder implements PromptBuilder {
     const s = this.sources.settings();
     const session = this.sessions.get(sessionId);
     if (!session) return true;
-    // A read that a compaction summarized is gone from the request, whatever pruning says.
-    if (!callSurvivesCompaction(session.messages, callId)) return false;
+    // A read that a compaction summarized (or a rewind took back) is gone from the request, whatever pruning says.
+    if (!callInView(session.messages, callId)) return false;
     if (!s['agent.pruneToolOutputs']) return true;
     let age = 0;
     for (let i = session.messages.length - 1; i >= 0; i--) {

@@ -235,3 +235,43 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     assert.match(result.content, /alpha/);
   });
 });
+
+describe('rewind: restore and rewind goes back to before a message (issue 19)', function () {
+  this.timeout(60_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('issue 19: after a rewind to message 2, the next request carries message 1 and the new message only; the store keeps every message; a resumed session sends the same', async () => {
+    h = await createHarness();
+    const s = h.agent.newSession();
+    for (const [q, a] of [['one?', 'ONE'], ['two?', 'TWO'], ['three?', 'THREE']]) {
+      h.server.enqueue({ text: a });
+      await h.agent.runTurn(s, q, new AbortController().signal);
+    }
+    assert.equal(await h.agent.rewind(s, 2), true);
+    assert.equal(await h.agent.rewind(s, 9), false, 'no message 9');
+    h.server.enqueue({ text: 'TWO AGAIN' });
+    await h.agent.runTurn(s, 'two, differently?', new AbortController().signal);
+    const sent = h.bodies().at(-1).messages.slice(1);
+    assert.deepEqual(sent, [
+      { role: 'user', content: 'one?' },
+      { role: 'assistant', content: 'ONE' },
+      { role: 'user', content: 'two, differently?' },
+    ]);
+    const stored = h.store.getMessages(s.id);
+    assert.ok(stored.some((m) => m.role === 'assistant' && m.content === 'THREE'), 'the rewound messages stay stored');
+    assert.ok(stored.some((m) => m.role === 'user' && m.attachedBy === 'rewind' && m.rewind?.turn === 2));
+    const { displayView } = await import('../../../extension/core/context/compaction/view');
+    assert.deepEqual(displayView(stored).map((m) => m.content), ['one?', 'ONE', 'two, differently?', 'TWO AGAIN']);
+
+    const again = new Agent({ ...(h.agent as any).opts });
+    const resumed = again.openSession(s.id)!;
+    h.server.enqueue({ text: 'x' });
+    await again.runTurn(resumed, 'and?', new AbortController().signal);
+    assert.deepEqual(h.bodies().at(-1).messages.slice(1, 5), [...sent, { role: 'assistant', content: 'TWO AGAIN' }]);
+    again.dispose();
+  });
+});

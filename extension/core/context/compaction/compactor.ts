@@ -9,7 +9,7 @@ import { chooseCut } from './cut';
 import { requestSize, TokenEstimator } from './estimate';
 import { omittedNote, summaryInstruction, summaryMessage } from './instruction';
 import { shrinkForSummary } from './shrink';
-import { latestCompaction } from './view';
+import { leadingCompaction, requestView, viewEntries } from './view';
 
 /** The request as the loop would send it now: its system prompt, tools, and the pruned view of the transcript. */
 export interface RequestParts {
@@ -93,7 +93,8 @@ export class Compactor {
     const tokensBefore = this.estimate(session.id, this.wire(parts, parts.messages), parts.tools);
     const keep = s['agent.compactKeepRounds'] ?? s['agent.keepToolRounds'];
     const base = this.estimate(session.id, this.wire(parts, []), parts.tools);
-    const keptTokens = (cut: number) => this.estimator.estimate(session.id, { chars: JSON.stringify(session.messages.slice(cut)).length, images: 0 });
+    const view = viewEntries(session.messages);
+    const keptTokens = (cut: number) => this.estimator.estimate(session.id, { chars: JSON.stringify(view.filter((e) => e.index >= cut).map((e) => e.message)).length, images: 0 });
     const choice = chooseCut(session.messages, o.harder ? Math.min(keep, 2) : keep, (cut) => base + keptTokens(cut) <= this.limit() * KEPT_SHARE);
     if (!choice) return undefined;
 
@@ -108,7 +109,7 @@ export class Compactor {
       failure = (e as Error).message;
       this.deps.logger.warn(`session ${session.id}: the compaction summary failed (${failure}); dropping the oldest rounds instead`);
     }
-    const previous = latestCompaction(session.messages)?.message;
+    const previous = leadingCompaction(view);
     // A fallback keeps what an earlier summary said (not earlier omission notes).
     const earlier = typeof previous?.content === 'string' ? previous.content.split('\n\n').filter((p) => !OMITTED.test(p)).join('\n\n') : '';
     const content = failure ? [earlier, omittedNote(choice.rounds)].filter(Boolean).join('\n\n') : summaryMessage(summary, choice.rounds);
@@ -123,9 +124,8 @@ export class Compactor {
       ...(o.focus?.trim() ? { focus: o.focus.trim() } : {}),
     };
     const message: Message = { role: 'user', attachedBy: 'compaction', content, compaction: record };
-    const kept = [message, ...(choice.pinned !== undefined ? [session.messages[choice.pinned]] : []), ...session.messages.slice(choice.cut)];
-    record.tokensAfter = this.estimate(session.id, this.wire(parts, kept), parts.tools);
     session.messages.push(message);
+    record.tokensAfter = this.estimate(session.id, this.wire(parts, requestView(session.messages)), parts.tools);
     this.deps.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
     await this.deps.sink?.commitRound();
     return { record, summary, ...(usage ? { usage } : {}), ...(failure ? { failure } : {}) };

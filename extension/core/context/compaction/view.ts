@@ -1,43 +1,68 @@
-import type { CompactionRecord, Message } from '../../agent/messages';
+import type { CompactionRecord, Message, RewindRecord } from '../../agent/messages';
 
 export type CompactionMessage = Extract<Message, { role: 'user' }> & { compaction: CompactionRecord };
+export type RewindMessage = Extract<Message, { role: 'user' }> & { rewind: RewindRecord };
 
 export function isCompaction(m: Message): m is CompactionMessage {
   return m.role === 'user' && m.attachedBy === 'compaction' && !!m.compaction;
 }
 
-/** The latest compaction in a transcript and where it is; undefined when there was none. */
-export function latestCompaction(messages: readonly Message[]): { index: number; message: CompactionMessage } | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (isCompaction(m)) return { index: i, message: m };
-  }
-  return undefined;
+export function isRewind(m: Message): m is RewindMessage {
+  return m.role === 'user' && m.attachedBy === 'rewind' && !!m.rewind;
+}
+
+/** A message of the view, with its index in the transcript. */
+export interface ViewEntry {
+  index: number;
+  message: Message;
 }
 
 /**
- * The messages a request is built from: the whole transcript until the first compaction; after
- * one, its summary message, the pinned prompt of the turn it happened in, and the messages from
- * its cut on (other compaction messages left out). The elements are the transcript's own objects,
- * so the view of a growing transcript only grows (the prune cache relies on it).
+ * The messages a request is built from, with their transcript indexes: the transcript read in
+ * order, where a compaction message replaces what came before its cut (keeping the pinned prompt)
+ * and a rewind goes back to the view as it was before its target message. The elements are the
+ * transcript's own objects, so the view of a growing transcript only grows (the prune cache
+ * relies on it).
  */
-export function requestView(messages: readonly Message[]): Message[] {
-  const latest = latestCompaction(messages);
-  if (!latest) return messages as Message[];
-  const { cut, pinned } = latest.message.compaction;
-  const out: Message[] = [latest.message];
-  if (pinned !== undefined && pinned < cut && messages[pinned]) out.push(messages[pinned]);
-  for (let i = cut; i < messages.length; i++) if (!isCompaction(messages[i])) out.push(messages[i]);
-  return out;
+export function viewEntries(messages: readonly Message[], end = messages.length): ViewEntry[] {
+  let view: ViewEntry[] = [];
+  for (let i = 0; i < end; i++) {
+    const m = messages[i];
+    if (isCompaction(m)) {
+      const { cut, pinned } = m.compaction;
+      const pin = pinned !== undefined && pinned < cut ? view.filter((e) => e.index === pinned) : [];
+      view = [{ index: i, message: m }, ...pin, ...view.filter((e) => e.index >= cut && !isCompaction(e.message))];
+    } else if (isRewind(m)) view = viewEntries(messages, Math.min(m.rewind.to, i));
+    else view.push({ index: i, message: m });
+  }
+  return view;
 }
 
-/** Whether the call's result is still in the request after the latest compaction (the repeat guard asks). */
-export function callSurvivesCompaction(messages: readonly Message[], callId: string): boolean {
-  const latest = latestCompaction(messages);
-  if (!latest) return true;
-  for (let i = latest.message.compaction.cut; i < messages.length; i++) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls?.some((c) => c.id === callId)) return true;
-  }
-  return false;
+export function requestView(messages: readonly Message[]): Message[] {
+  const view = viewEntries(messages);
+  return view.length === messages.length ? (messages as Message[]) : view.map((e) => e.message);
+}
+
+/** The latest compaction still in the view (it leads the view); undefined when there is none. */
+export function leadingCompaction(view: readonly ViewEntry[]): CompactionMessage | undefined {
+  const first = view[0]?.message;
+  return first && isCompaction(first) ? first : undefined;
+}
+
+/** Whether the call's result is still in the request (not summarized by a compaction, not rewound): the repeat guard asks. */
+export function callInView(messages: readonly Message[], callId: string): boolean {
+  return viewEntries(messages).some((e) => e.message.role === 'assistant' && !!e.message.toolCalls?.some((c) => c.id === callId));
+}
+
+/**
+ * What the chat shows: every message, compactions in place (as dividers), rewound messages left
+ * out (a rewind goes back to before its target; later messages follow).
+ */
+export function displayView(messages: readonly Message[]): Message[] {
+  let out: ViewEntry[] = [];
+  messages.forEach((m, index) => {
+    if (isRewind(m)) out = out.filter((e) => e.index < m.rewind.to);
+    else out.push({ index, message: m });
+  });
+  return out.map((e) => e.message);
 }
