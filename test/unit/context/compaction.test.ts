@@ -215,6 +215,31 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     assert.equal(h.events.filter((e) => e.type === 'compaction').length, 0);
   });
 
+  it('issue 20: a delegate_task child compacts the same way within its own budget and window', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    h = await createHarness({ files, settings: { 'model.contextWindow': WINDOW } });
+    const sizes: number[] = [];
+    const summaries: string[] = [];
+    const CHILD_ROUNDS = 30;
+    let parentDone = false;
+    const childResponder = windowedResponder(sizes, (k) => (k < CHILD_ROUNDS ? { toolCalls: [{ id: `k${k}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[k % names.length]}; echo child-${k}` }) }] } : { text: 'read all' }), summaries);
+    h.server.setResponder((body: any, i: number) => {
+      const isChild = JSON.stringify(body.messages[0]).includes('tool rounds for this task');
+      if (!isChild && i === 0) return { toolCalls: [{ id: 'd1', name: 'delegate_task', arguments: JSON.stringify({ task: 'read the sources', agent: 'general', max_rounds: 40 }) }] };
+      if (!isChild) return parentDone ? { text: 'unexpected' } : ((parentDone = true), { text: 'the child read them' });
+      return childResponder(body);
+    });
+    const s = h.agent.newSession();
+    const r = await h.agent.runTurn(s, 'delegate the reading', new AbortController().signal);
+    assert.equal(r.reason, 'done', r.error);
+    assert.equal(r.text, 'the child read them');
+    const compactions = h.events.filter((e) => e.type === 'compaction') as any[];
+    assert.ok(compactions.length >= 1, 'the child compacted');
+    assert.ok(compactions.every((c) => c.sessionId !== s.id), 'in the child session, not the parent');
+    assert.ok(sizes.every((t) => t <= WINDOW));
+  });
+
   it('issue 20: nothing to compact yet says so (no request sent)', async () => {
     h = await createHarness();
     const s = h.agent.newSession();
