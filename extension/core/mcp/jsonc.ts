@@ -1,40 +1,18 @@
+// The ESM build: the package's UMD entry hides its requires from esbuild, so the bundle would miss them.
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+
 /**
- * JSON with comments and trailing commas, as VS Code writes `.vscode/mcp.json`: comments and
- * trailing commas are blanked out (strings untouched, positions kept for error messages), then
- * JSON.parse reads the rest.
+ * JSON with comments and trailing commas, read with VS Code's own `jsonc-parser` as VS Code reads
+ * `.vscode/mcp.json`. A leading byte order mark is skipped. Throws a SyntaxError on the first error,
+ * naming it with its line and column (1-based).
  */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(stripJsonc(text));
-}
-
-export function stripJsonc(text: string): string {
-  const out = text.replace(/^\uFEFF/, '').split('');
-  let i = 0;
-  const blank = (from: number, to: number) => {
-    for (let k = from; k < to; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ' ';
-  };
-  while (i < out.length) {
-    const c = out[i];
-    if (c === '"') {
-      i++;
-      while (i < out.length && out[i] !== '"') i += out[i] === '\\' ? 2 : 1;
-      i++;
-    } else if (c === '/' && out[i + 1] === '/') {
-      const end = out.indexOf('\n', i);
-      const stop = end < 0 ? out.length : end;
-      blank(i, stop);
-      i = stop;
-    } else if (c === '/' && out[i + 1] === '*') {
-      let end = i + 2;
-      while (end < out.length && !(out[end] === '*' && out[end + 1] === '/')) end++;
-      blank(i, Math.min(out.length, end + 2));
-      i = end + 2;
-    } else if (c === ',') {
-      let j = i + 1;
-      while (j < out.length && /\s/.test(out[j])) j++;
-      if (out[j] === '}' || out[j] === ']') out[i] = ' ';
-      i++;
-    } else i++;
-  }
-  return out.join('');
+  const body = text.replace(/^\uFEFF/, '');
+  const errors: ParseError[] = [];
+  const value = parse(body, errors, { allowTrailingComma: true, allowEmptyContent: false });
+  if (errors.length === 0) return value;
+  const { error, offset } = errors[0];
+  const before = body.slice(0, offset).split('\n');
+  const what = printParseErrorCode(error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  throw new SyntaxError(`${what} at line ${before.length}, column ${before[before.length - 1].length + 1}`);
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadMcpConfig } from '../../../extension/core/mcp/config';
-import { stripJsonc } from '../../../extension/core/mcp/jsonc';
+import { parseJsonc } from '../../../extension/core/mcp/jsonc';
 import { mcpToolName, uniqueName } from '../../../extension/core/mcp/names';
 import { McpConfigError, parseEnvFile, resolveServerDef } from '../../../extension/core/mcp/variables';
 import { tempDir, writeTree } from '../tools/helpers';
@@ -108,8 +108,18 @@ describe('MCP config', () => {
     assert.equal(uniqueName('mcp__s__t', (n) => n === 'mcp__s__t'), 'mcp__s__t_2');
   });
 
-  it('strips JSONC comments and trailing commas but not inside strings', () => {
-    assert.deepEqual(JSON.parse(stripJsonc('{"a": "http://x/*y*/", // c\n "b": [1,2,],}')), { a: 'http://x/*y*/', b: [1, 2] });
+  it('reads JSONC comments and trailing commas but not inside strings (issue 21: jsonc-parser)', () => {
+    assert.deepEqual(parseJsonc('\uFEFF{"a": "http://x/*y*/", // c\n "b": [1,2,],}'), { a: 'http://x/*y*/', b: [1, 2] });
     assert.deepEqual(parseEnvFile('A=1\n#B=2\nC = "x y"'), { A: '1', C: 'x y' });
+  });
+
+  it('names the first JSONC error with its line and column, and the file in the problem (issue 21: jsonc-parser)', () => {
+    assert.throws(() => parseJsonc('{\n  "a": 1,\n  "b" 2\n}'), { name: 'SyntaxError', message: 'colon expected at line 3, column 7' });
+    assert.throws(() => parseJsonc('{ "a": 1 /* open'), { message: 'unexpected end of comment at line 1, column 10' });
+    assert.throws(() => parseJsonc(''), { message: 'value expected at line 1, column 1' });
+    const root = tempDir('sp-mcpcfg-');
+    writeTree(root, { '.vscode/mcp.json': '{\n  // servers\n  "servers": { "a": { "command": "x" } }\n  "inputs": []\n}' });
+    const cfg = loadMcpConfig({ workspaceRoot: root });
+    assert.deepEqual(cfg.problems, ['.vscode/mcp.json: not valid JSON (comma expected at line 4, column 3)']);
   });
 });
