@@ -1,0 +1,170 @@
+import * as assert from 'node:assert/strict';
+import type { Frame, Locator } from 'playwright-core';
+import { CHAT } from './harness/selectors';
+import { useScriptedModel } from './harness/scripted-model';
+import { MAX_SHOT_BYTES, setSidebarWidth, shoot } from './harness/shoot';
+import { useVsCode } from './harness/use-vscode';
+import type { Workbench } from './harness/workbench';
+
+/**
+ * The README's screenshots (issue 18: "the README shows what a new user will see"), each a real
+ * scene in code-server against the scripted model: fixed prompts, answers, token counts, window
+ * size, side bar width and theme, so a rerun changes little. Named .shots.ts so the normal e2e run
+ * (its .test.ts files) leaves it out: two more VS Code sessions there would add about a minute
+ * and refresh nothing. `npm run screenshots` runs it and writes media/screenshots/; run by hand
+ * (npx mocha --node-option import=tsx --timeout 180000 --exit test/e2e/screenshots.shots.ts) it
+ * writes test-results/e2e/screenshots/ instead. Each test stands alone (it starts from a new chat),
+ * so `npm run screenshots -- --grep <name>` retakes one. To add a shot: an `it` that scripts the
+ * model, sends a prompt, waits for the scene and calls `shot(name, regions)`; then embed
+ * media/screenshots/<name>.png in README.md (test/unit/docs/readme-screenshots.test.ts checks it).
+ */
+const GREET_TS = `/** A greeting for \`name\`; strangers get a generic one. */
+export function greet(name: string): string {
+  return name ? \`Hello, \${name}!\` : 'Hello, stranger!';
+}
+`;
+
+/** The window every shot is taken in: its size, the side bar's width and the theme are fixed. */
+const WINDOW = { width: 1280, height: 760, sidebar: 400, theme: 'Default Dark Modern' } as const;
+
+/**
+ * A VS Code session for shots (`settings` adds user settings, read in `before`), with `shot` and
+ * `showSnowpea` and `newChat` bound to it.
+ */
+function useShotWindow(settings: () => Record<string, unknown>) {
+  const vscode = useVsCode(() => ({
+    // No key: a local endpoint needs none, and the default endpoint without one shows the setup card.
+    env: { OPENAI_API_KEY: '' },
+    settings: { 'snowpea.model.name': 'gpt-4.1-mini', 'workbench.colorTheme': WINDOW.theme, ...settings() },
+    workspaceFiles: { 'README.md': '# greeter\n', 'src/greet.ts': GREET_TS },
+  }));
+
+  before('a fixed window size and side bar width', async function () {
+    const { page, workbench } = vscode();
+    await page.setViewportSize({ width: WINDOW.width, height: WINDOW.height });
+    await workbench.openSnowpea();
+    await setSidebarWidth(page, WINDOW.sidebar);
+  });
+
+  /** Saves a shot of the side bar's band that holds `regions`; fails when the PNG is too big for the README. */
+  async function shot(name: string, regions: Locator[], pad?: number): Promise<void> {
+    const { page } = vscode();
+    const { file, bytes } = await shoot(page, name, regions, { within: page.locator('.part.sidebar'), ...(pad === undefined ? {} : { pad }) });
+    assert.ok(bytes < MAX_SHOT_BYTES, `${file} is ${Math.round(bytes / 1024)} KB (at most ${MAX_SHOT_BYTES / 1024} KB)`);
+  }
+
+  /** Snowpea in the side bar with one of its views open and the other collapsed. */
+  async function showSnowpea(view: 'Chat' | 'Tools'): Promise<void> {
+    const { workbench } = vscode();
+    await workbench.openSnowpea();
+    await setExpanded(workbench, view === 'Chat' ? 'Tools' : 'Chat', false);
+    await setExpanded(workbench, view, true);
+  }
+
+  /** The chat open in the side bar, as a new chat; returns the chat's webview frame. */
+  async function newChat(): Promise<Frame> {
+    const { workbench } = vscode();
+    await showSnowpea('Chat');
+    await workbench.runCommand('Snowpea: New Chat');
+    const frame = await workbench.findWebviewFrame(CHAT.composer);
+    await frame.locator(CHAT.transcriptItem).first().waitFor({ state: 'detached' });
+    return frame;
+  }
+
+  return { vscode, shot, showSnowpea, newChat };
+}
+
+/** The first sentence of the answer streamed before the stream waits, as one delta (see textChunkChars). */
+const FIRST_SENTENCE = "`greet('')` returns `'Hello, stranger!'`.";
+
+describe('e2e: the README screenshots, first run (issue 18)', function () {
+  // No key and the default endpoint: the chat starts with its setup card.
+  const { vscode, shot, newChat } = useShotWindow(() => ({}));
+
+  it('setup-card: the first-run card, with no key and the default endpoint', async function () {
+    const { page, workbench } = vscode();
+    const frame = await newChat();
+    const card = frame.locator('[data-kind="setup"]');
+    await card.getByRole('button', { name: 'Open Settings' }).waitFor({ state: 'visible' });
+    await shot('setup-card', [page.locator('.part.sidebar .composite.title'), card], 12);
+    assert.deepEqual(await workbench.errorNotificationTexts(), []);
+  });
+});
+
+describe('e2e: the README screenshots, a chat against the scripted model (issue 18)', function () {
+  const scripted = useScriptedModel({ models: ['gpt-4.1-mini'], textChunkChars: FIRST_SENTENCE.length });
+  const { vscode, shot, showSnowpea, newChat } = useShotWindow(() => ({ 'snowpea.model.baseUrl': scripted().baseUrl }));
+
+  it('tools-tree: Core and the deferred groups in the Tools view', async function () {
+    const { workbench, page } = vscode();
+    await showSnowpea('Tools');
+    // Every group collapsed (the view's own Collapse All), then Core opened: all groups fit in the shot.
+    const pane = workbench.viewPane('Tools');
+    await pane.locator('.pane-header').hover();
+    await pane.locator('.pane-header .action-label[aria-label="Collapse All"]').click();
+    await workbench.treeRow('Tools', 'fs (1)').first().waitFor({ state: 'visible' });
+    await workbench.expandTreeRow('Tools', 'Core (13)');
+    await workbench.treeRow('Tools', 'delegate_task').first().waitFor({ state: 'visible' });
+    const rows = workbench.viewPane('Tools').locator('.pane-body .monaco-list-row');
+    await shot('tools-tree', [page.locator('.part.sidebar .composite.title'), rows.last()]);
+  });
+
+  it('chat-tool-card: a turn in progress with a read_file card opened and the context meter', async function () {
+    const model = scripted();
+    const frame = await newChat();
+    model.enqueue(
+      {
+        text: 'Let me read the function first.',
+        toolCalls: [{ name: 'read_file', arguments: '{"path":"src/greet.ts"}' }],
+        usage: { prompt_tokens: 9_412, completion_tokens: 38, cached_tokens: 0 },
+      },
+      {
+        text: `${FIRST_SENTENCE} An empty name is falsy, so the ternary takes its second branch.`,
+        usage: { prompt_tokens: 9_790, completion_tokens: 61, cached_tokens: 9_216 },
+        // The role chunk and the first sentence, then the stream waits: the shot is taken mid-turn.
+        fault: { stallAfterChunks: 2, stallMs: 120_000 },
+      },
+    );
+    await frame.locator(CHAT.composer).fill("What does greet('') return?");
+    await frame.locator(CHAT.composer).press('Enter');
+    const card = frame.locator('[data-kind="tool"][data-status="ok"]');
+    await card.locator('.tool-line').click();
+    await card.locator('.tool-line[aria-expanded="true"]').waitFor();
+    await frame.locator('[data-kind="assistant"][data-streaming="true"]').getByText('Hello, stranger!').waitFor({ state: 'visible' });
+    const meter = frame.locator('[data-kind="meter"]');
+    await meter.waitFor({ state: 'visible' });
+    await shot('chat-tool-card', [vscode().page.locator('.part.sidebar .composite.title'), frame.locator(CHAT.composer), meter]);
+
+    await frame.getByRole('button', { name: 'Stop' }).click();
+    await frame.locator(CHAT.transcript).getByText('Stopped.').waitFor({ state: 'visible' });
+  });
+
+  it('approval-card: a command waiting for Allow once, Always allow or Deny', async function () {
+    const model = scripted();
+    const frame = await newChat();
+    model.enqueue(
+      {
+        text: 'I will run the tests.',
+        toolCalls: [{ name: 'shell', arguments: '{"command":"npm test -- --grep greet"}' }],
+        usage: { prompt_tokens: 9_530, completion_tokens: 42, cached_tokens: 8_960 },
+      },
+      { text: 'Understood, I did not run the tests.', usage: { prompt_tokens: 9_700, completion_tokens: 12, cached_tokens: 9_472 } },
+    );
+    await frame.locator(CHAT.composer).fill('Run the tests for greet.');
+    await frame.locator(CHAT.composer).press('Enter');
+    const card = frame.locator('.request-card[data-kind="approval"][data-tool="shell"]');
+    await card.getByRole('button', { name: 'Deny' }).waitFor({ state: 'visible' });
+    await shot('approval-card', [card], 4);
+
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await frame.locator(CHAT.transcript).getByText('Understood, I did not run the tests.').waitFor({ state: 'visible' });
+  });
+});
+
+/** Expands or collapses a view's pane in the side bar by its header. */
+async function setExpanded(workbench: Workbench, view: string, expanded: boolean): Promise<void> {
+  const header = workbench.viewPane(view).locator('.pane-header');
+  await header.waitFor({ state: 'visible' });
+  if ((await header.getAttribute('aria-expanded')) !== String(expanded)) await header.click();
+  await workbench.viewPane(view).locator(`.pane-header[aria-expanded="${expanded}"]`).waitFor();
+}
