@@ -16,6 +16,8 @@ Usage:
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
   snowpea sessions delete ID
+  snowpea sessions checkpoints ID [--json]
+  snowpea sessions restore ID --to N [--yes]
   snowpea tools list [--json]
   snowpea tools call NAME --args JSON|@FILE|- [--json] [--yes]
   snowpea mcp list [--json]
@@ -33,13 +35,17 @@ Other flags:
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
   --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
-  --state-db FILE     sessions database (default ~/.snowpea/state.db)
+  --to N              sessions restore: put the files back as they were before turn N
+                      (lists them and asks; --yes restores without asking)
+  --state-db FILE     sessions database (default ~/.snowpea/state.db; checkpoints are kept beside it)
   --verbose           log to stderr
   -h, --help          this help
   -v, --version       print the version
 
 Exit codes: 0 done, 1 error, 2 no command given, 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
 A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
+Before each message the workspace's files are checkpointed (a shadow git repository beside state.db,
+honouring .gitignore; checkpoints.enabled, checkpoints.maxWorkspaceMB); run ends with the files it changed.
 A stop signal ends every tool process the turn started before the CLI exits.`;
 
 const options = {
@@ -57,6 +63,7 @@ const options = {
   'api-key-file': { type: 'string' },
   'max-rounds': { type: 'string' },
   format: { type: 'string' },
+  to: { type: 'string' },
   args: { type: 'string' },
   attach: { type: 'string', multiple: true },
 } as const;

@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../core/agent/events';
 import type { Session } from '../core/agent/session';
 import { closeAllBrowsers } from '../core/browser';
+import { diffStatLine, type FileStat } from '../core/checkpoints';
+import { turnChanges } from './checkpoints';
 import { onStopSignals } from './process-exit';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 
@@ -11,8 +13,14 @@ export interface RunFlags extends CommonFlags {
   attach?: string[];
 }
 
-/** Renders events for people: the streamed answer on stdout, one short line per tool call on stderr. */
-function humanRenderer(): (e: AgentEvent) => void {
+interface Renderer {
+  event(e: AgentEvent): void;
+  /** The turn is over: `files` it changed (undefined: no checkpoint to tell). */
+  end(files: FileStat[] | undefined): void;
+}
+
+/** Renders events for people: the streamed answer on stdout, one short line per tool call (and the diff stat) on stderr. */
+function humanRenderer(): Renderer {
   let midLine = false;
   const out = (s: string) => {
     process.stdout.write(s);
@@ -22,7 +30,7 @@ function humanRenderer(): (e: AgentEvent) => void {
     if (midLine) out('\n');
     process.stderr.write(s + '\n');
   };
-  return (e) => {
+  const event = (e: AgentEvent) => {
     if (e.type === 'text.delta') out(e.text);
     else if (e.type === 'tool.result') note(`  ${e.ok ? '✓' : '✗'} ${e.tool}: ${e.summary}`);
     else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.join(', ')}`);
@@ -31,13 +39,29 @@ function humanRenderer(): (e: AgentEvent) => void {
     else if (e.type === 'error') note(`snowpea: ${e.message}`);
     else if (e.type === 'turn.end' && midLine) out('\n');
   };
+  const end = (files: FileStat[] | undefined) => {
+    if (files?.length) note(diffStatLine(files));
+  };
+  return { event, end };
 }
 
-/** One JSON line per event on stdout; an error is also said once on stderr, for people and logs. */
-function jsonRenderer(): (e: AgentEvent) => void {
-  return (e) => {
-    process.stdout.write(JSON.stringify(e) + '\n');
-    if (e.type === 'error') process.stderr.write(`snowpea: ${e.message}\n`);
+/**
+ * One JSON line per event on stdout; an error is also said once on stderr, for people and logs.
+ * turn.end stays the last line and carries `files`, what the turn changed.
+ */
+function jsonRenderer(): Renderer {
+  let turnEnd: AgentEvent | undefined;
+  const line = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
+  return {
+    event: (e) => {
+      if (e.type === 'turn.end') return void (turnEnd = e);
+      line(e);
+      if (e.type === 'error') process.stderr.write(`snowpea: ${e.message}\n`);
+    },
+    end: (files) => {
+      if (turnEnd) line(files ? { ...turnEnd, files } : turnEnd);
+      turnEnd = undefined;
+    },
   };
 }
 
@@ -54,28 +78,32 @@ function hasRound(session: Session): boolean {
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   const cwd = process.cwd();
-  const { agent, store, mcp } = await createCliAgent(cwd, flags, log, { needsKey: true });
+  const { agent, store, mcp, checkpoints } = await createCliAgent(cwd, flags, log, { needsKey: true });
   const controller = new AbortController();
   const stop = onStopSignals(controller);
   let created: Session | undefined;
+  let render: Renderer | undefined;
   try {
     const session = flags.session ? agent.openSession(flags.session) : (created = agent.newSession());
     if (!session) {
       log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
     }
-    const render = flags.json ? jsonRenderer() : humanRenderer();
+    const r = (render = flags.json ? jsonRenderer() : humanRenderer());
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
-    agent.onEvent((e) => e.sessionId === session.id && render(e));
+    agent.onEvent((e) => e.sessionId === session.id && r.event(e));
     const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
     for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
+    const turn = session.turn + 1;
     const result = await agent.runTurn(session, composed.content, controller.signal);
+    r.end(stop.received ? undefined : await turnChanges(checkpoints, session.id, turn, log));
     if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);
   } catch (e) {
     if (stop.received) return stop.exitCode(1); // stopped while composing the prompt
     throw e;
   } finally {
+    render?.end(undefined); // a turn that threw still ends its JSON with turn.end (a no-op once written)
     // A new session whose first request failed (or was stopped) has nothing to resume: it is not kept.
     if (created && !hasRound(created)) {
       await agent.deleteSession(created.id).then(

@@ -3,21 +3,21 @@ import { limitsFromSettings } from '../core/images/limits';
 import { deleteSessionWithAttachments } from '../core/images/session-refs';
 import { removeSessionScratch } from '../core/tools/exec/scratch';
 import { AttachmentStore } from '../core/images/store';
-import { cliScratchRoot, cliSettings, openCliStore, stderrLogger, type CommonFlags } from './setup';
+import { listCheckpoints, restoreCheckpoint, type CheckpointFlags } from './checkpoints';
+import { cliCheckpointStore, cliScratchRoot, cliSettings, openCliStore, stderrLogger } from './setup';
 
-export interface SessionsFlags extends CommonFlags {
-  json?: boolean;
+export interface SessionsFlags extends CheckpointFlags {
   format?: string;
 }
 
-const SESSION_COMMANDS = ['list', 'show', 'export', 'delete'];
+const SESSION_COMMANDS = ['list', 'show', 'export', 'delete', 'checkpoints', 'restore'];
 
-/** `snowpea sessions list|show|export|delete`. */
+/** `snowpea sessions list|show|export|delete|checkpoints|restore`. */
 export async function sessionsCommand(sub: string | undefined, id: string | undefined, flags: SessionsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   // The command is checked before the id (and before the store is opened).
   if (sub !== undefined && !SESSION_COMMANDS.includes(sub)) {
-    log.error(`unknown sessions command ${sub}: use list, show, export or delete`);
+    log.error(`unknown sessions command ${sub}: use list, show, export, delete, checkpoints or restore`);
     return 1;
   }
   const store = await openCliStore(flags, log, { readOnly: sub !== 'delete' });
@@ -33,9 +33,15 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       log.error(`snowpea sessions ${sub} needs a session id (see: snowpea sessions list)`);
       return 1;
     }
-    if (!store.getSession(id)) {
+    const rec = store.getSession(id);
+    if (!rec) {
       log.error(`no session ${id} in ${store.file}`);
       return 1;
+    }
+    if (sub === 'checkpoints' || sub === 'restore') {
+      // The session's own workspace, wherever the command runs.
+      const checkpoints = cliCheckpointStore(rec.workspaceRoot, flags, () => cliSettings(process.cwd(), flags, log), log);
+      return await (sub === 'checkpoints' ? listCheckpoints : restoreCheckpoint)(store, id, checkpoints, flags, log);
     }
     if (sub === 'show') {
       process.stdout.write(store.exportSession(id, 'md'));
@@ -55,7 +61,11 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       const settings = cliSettings(process.cwd(), flags, log);
       const attachments = new AttachmentStore({ dir: path.join(cliScratchRoot(), 'attachments'), limits: () => limitsFromSettings(settings), logger: log });
       const deleted = await deleteSessionWithAttachments(store, attachments, id, log);
-      for (const sid of deleted) await removeSessionScratch(cliScratchRoot(), sid);
+      const checkpoints = cliCheckpointStore(rec.workspaceRoot, flags, () => settings, log);
+      for (const sid of deleted) {
+        await removeSessionScratch(cliScratchRoot(), sid);
+        await checkpoints.forget(sid);
+      }
       const children = deleted.length - 1;
       process.stdout.write(`deleted session ${id}${children > 0 ? ` and ${children} delegated subtask${children === 1 ? '' : 's'}` : ''}\n`);
       return 0;

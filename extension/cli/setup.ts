@@ -22,6 +22,7 @@ import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
 import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
+import { CheckpointStore } from '../core/checkpoints';
 
 export interface CommonFlags {
   settings?: string;
@@ -112,12 +113,23 @@ export function cliApiKey(flags: CommonFlags, log: Logger): string {
   return 'none';
 }
 
+/** Where the CLI's state.db is: --state-db, SNOWPEA_STATE_DB, else ~/.snowpea/state.db. Its folder also holds the checkpoints. */
+export function cliStateDbFile(flags: CommonFlags): string {
+  // An empty value counts as unset (path.resolve('') would be the current folder).
+  return flags['state-db'] || process.env.SNOWPEA_STATE_DB || path.join(snowpeaHome(), 'state.db');
+}
+
 /** The CLI's state.db; `readOnly` (sessions list/show/export) reads a snapshot without the lock, changing nothing. */
 export async function openCliStore(flags: CommonFlags, log: Logger, opts: { readOnly?: boolean } = {}): Promise<StateDb> {
-  // An empty value counts as unset (path.resolve('') would be the current folder).
-  const file = flags['state-db'] || process.env.SNOWPEA_STATE_DB || path.join(snowpeaHome(), 'state.db');
+  const file = cliStateDbFile(flags);
   const db = await openWithNoticesOnce(log, (quiet) => openStateDb({ file, log: quiet, readOnly: opts.readOnly }));
   return db;
+}
+
+/** The checkpoint store of a workspace; the shadow repositories live in `checkpoints/` beside state.db. */
+export function cliCheckpointStore(workspaceRoot: string, flags: CommonFlags, settings: () => Settings, log: Logger): CheckpointStore {
+  const stateDir = path.dirname(cliStateDbFile(flags));
+  return new CheckpointStore({ workspaceRoot, dir: path.join(stateDir, 'checkpoints'), settings, logger: log, keepOut: [stateDir, snowpeaHome()] });
 }
 
 /** Where the CLI's agent keeps session scratch files and the attachment store (`<scratch>/attachments`, as the Agent makes it). */
@@ -133,6 +145,8 @@ export interface CliAgent {
   agent: Agent;
   /** Absent when created with `withStore: false` (snowpea tools). */
   store?: StateDb;
+  /** File checkpoints before each message; absent with `withStore: false`. */
+  checkpoints?: CheckpointStore;
   settings: Settings;
   mcp: McpManager;
   registry: ToolRegistry;
@@ -162,6 +176,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const client = withKeyHint(clientFromSettings(settings, apiKey, modelClientLogger(log)));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
+  const checkpoints = store && cliCheckpointStore(cwd, flags, () => settings, log);
   const registry = cliRegistry();
   const mcp = cliMcp(cwd, loaded, registry, flags, log);
   const agent = new Agent({
@@ -179,6 +194,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     scratchRoot: cliScratchRoot(),
     apiKey: () => apiKey,
     startingTools: cliStartingTools(mcp),
+    checkpoints,
   });
-  return { agent, store, settings, mcp, registry };
+  return { agent, store, checkpoints, settings, mcp, registry };
 }

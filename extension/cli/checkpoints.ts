@@ -1,0 +1,93 @@
+/**
+ * Checkpoints on the command line: `sessions checkpoints ID`, `sessions restore ID --to N`,
+ * and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
+ */
+import { NoCheckpointError, type CheckpointStore, type FileChange, type FileStat } from '../core/checkpoints';
+import type { Logger } from '../core/log';
+import type { StateDb } from '../core/store';
+import { onStopSignals } from './process-exit';
+import type { CommonFlags } from './setup';
+import { interactive, terminalConfirm } from './terminal';
+
+export interface CheckpointFlags extends CommonFlags {
+  json?: boolean;
+  to?: string;
+}
+
+const HOW = { added: 'added since, removed', modified: 'modified, rewritten', deleted: 'deleted since, recreated' } as const;
+
+/** `snowpea sessions checkpoints ID`: each checkpoint's turn, time, message line and the files changed since. */
+export async function listCheckpoints(db: StateDb, id: string, store: CheckpointStore, flags: CheckpointFlags, log: Logger): Promise<number> {
+  const list = await store.list(id, db.getMessages(id));
+  const signal = new AbortController().signal;
+  const rows = [];
+  for (const c of list) rows.push({ turn: c.turn, time: new Date(c.time).toISOString(), message: c.message ?? '', changedSince: await store.changedSince(id, c.turn, signal) });
+  if (flags.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+  else if (!rows.length) log.warn(`session ${id} has no checkpoints (they are kept before each message while checkpoints.enabled is on)`);
+  else {
+    process.stdout.write(`checkpoints of session ${id} in ${store.repo.workTree}:\n`);
+    for (const r of rows) {
+      const n = r.changedSince.length;
+      process.stdout.write(`${String(r.turn).padStart(4)}  ${r.time.slice(0, 16).replace('T', ' ')}  ${`${n} file${n === 1 ? '' : 's'} changed since`.padEnd(22)}  ${r.message}\n`);
+    }
+  }
+  return 0;
+}
+
+/** `snowpea sessions restore ID --to N`: lists what it will change, asks (or takes --yes), then restores. */
+export async function restoreCheckpoint(db: StateDb, id: string, store: CheckpointStore, flags: CheckpointFlags, log: Logger): Promise<number> {
+  const turn = Number(flags.to);
+  if (!flags.to || !Number.isInteger(turn) || turn < 1) {
+    log.error(`snowpea sessions restore needs --to N, the turn to go back to before (a whole number from 1; see: snowpea sessions checkpoints ${id})`);
+    return 1;
+  }
+  const controller = new AbortController();
+  const stop = onStopSignals(controller);
+  try {
+    let changes: FileChange[];
+    try {
+      changes = await store.changedSince(id, turn, controller.signal);
+    } catch (e) {
+      if (!(e instanceof NoCheckpointError)) throw e;
+      log.error(`${e.message} (see: snowpea sessions checkpoints ${id})`);
+      return 1;
+    }
+    const line = (await store.list(id, db.getMessages(id))).find((c) => c.turn === turn)?.message;
+    const before = `before turn ${turn}${line ? ` ("${line}")` : ''}`;
+    if (!changes.length) {
+      process.stdout.write(`nothing to restore: the files in ${store.repo.workTree} are as they were ${before}\n`);
+      return 0;
+    }
+    process.stdout.write(`restoring ${store.repo.workTree} to ${before} changes ${changes.length} file${changes.length === 1 ? '' : 's'}:\n`);
+    for (const c of changes) process.stdout.write(`  ${c.path}  (${HOW[c.status]})\n`);
+    if (!flags.yes) {
+      if (!interactive()) {
+        log.error('not restored: there is no terminal to ask for confirmation; add --yes to restore these files');
+        return 1;
+      }
+      if (!(await terminalConfirm(`Restore these ${changes.length} files?`))) {
+        process.stdout.write('not restored\n');
+        return 1;
+      }
+    }
+    const restored = await store.restore(id, turn, controller.signal);
+    process.stdout.write(`restored ${restored.length} file${restored.length === 1 ? '' : 's'}\n`);
+    return 0;
+  } catch (e) {
+    if (stop.received) return stop.exitCode(1);
+    throw e;
+  } finally {
+    stop.dispose();
+  }
+}
+
+/** After a `run` turn: the files it changed since its checkpoint; undefined when it had none (or they could not be read). */
+export async function turnChanges(store: CheckpointStore | undefined, sessionId: string, turn: number, log: Logger): Promise<FileStat[] | undefined> {
+  if (!store) return undefined;
+  try {
+    return await store.diffStat(sessionId, turn, new AbortController().signal);
+  } catch (e) {
+    if (!(e instanceof NoCheckpointError)) log.warn(`could not list the files this turn changed: ${(e as Error).message}`);
+    return undefined;
+  }
+}

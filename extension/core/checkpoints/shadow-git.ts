@@ -1,0 +1,141 @@
+/**
+ * git for the checkpoint store: the shadow repository (outside the workspace) is GIT_DIR, the
+ * workspace is the work tree. The workspace is untrusted input, so git runs without system or
+ * global config and never reads the workspace's own `.git`; nothing it holds (hooks, fsmonitor,
+ * filters, attributes that convert line endings) can run a program or change a file's bytes.
+ */
+import { execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { gitEnv, HARDENED_CONFIG } from '../tools/git/locate-repo';
+
+export interface ShadowRepo {
+  /** The shadow repository (GIT_DIR). */
+  gitDir: string;
+  /** The workspace (GIT_WORK_TREE), a real path. */
+  workTree: string;
+}
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+/** Given on every command line, after HARDENED_CONFIG (fsmonitor, hooks, external diff off). */
+const CHECKPOINT_CONFIG = [
+  '-c', 'core.autocrlf=false',
+  '-c', 'core.safecrlf=false',
+  '-c', 'core.quotepath=off',
+  '-c', 'core.untrackedCache=false',
+  '-c', 'core.logAllRefUpdates=false',
+  '-c', 'advice.addEmbeddedRepo=false',
+  '-c', 'diff.ignoreSubmodules=all',
+  '-c', 'commit.gpgSign=false',
+  '-c', 'gc.autoDetach=false',
+  '-c', 'gc.pruneExpire=1.hour.ago',
+  // The shadow repository is ours; a workspace owned by another user is still checkpointed.
+  '-c', 'safe.directory=*',
+];
+
+/**
+ * Written to the shadow's info/attributes (the highest-precedence attributes file): no text
+ * conversion, line-ending or encoding rewrite, filter or ident, whatever the workspace's
+ * .gitattributes say, so files go back byte for byte.
+ */
+export const BYTE_EXACT_ATTRIBUTES = '* -text !eol !filter -ident !working-tree-encoding\n';
+
+/** Variables that could point git at other config, objects or repositories. */
+const DROPPED = ['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_ATTR_SOURCE', 'GIT_LITERAL_PATHSPECS', 'GIT_ICASE_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS'];
+
+function checkpointEnv(repo: ShadowRepo, index: string | undefined): NodeJS.ProcessEnv {
+  const env = gitEnv();
+  for (const k of Object.keys(env)) if (DROPPED.includes(k) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) delete env[k];
+  return {
+    ...env,
+    GIT_DIR: repo.gitDir,
+    GIT_WORK_TREE: repo.workTree,
+    ...(index ? { GIT_INDEX_FILE: index } : {}),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_AUTHOR_NAME: 'Snowpea',
+    GIT_AUTHOR_EMAIL: 'checkpoints@snowpea.invalid',
+    GIT_COMMITTER_NAME: 'Snowpea',
+    GIT_COMMITTER_EMAIL: 'checkpoints@snowpea.invalid',
+    LC_ALL: 'C',
+  };
+}
+
+export class GitMissingError extends Error {
+  constructor() {
+    super('git was not found on PATH');
+  }
+}
+
+export class GitFailedError extends Error {
+  constructor(args: string[], code: number, stderr: string) {
+    super(`git ${args[0]} exited with code ${code}: ${stderr.trim().slice(0, 2000)}`);
+  }
+}
+
+export interface GitRun {
+  /** GIT_INDEX_FILE (absent: the shadow's own index). */
+  index?: string;
+  /** Written to git's stdin. */
+  input?: string;
+  /** Aborting kills git. */
+  signal: AbortSignal;
+}
+
+function gitArgs(args: string[]): string[] {
+  return ['--no-pager', ...HARDENED_CONFIG, ...CHECKPOINT_CONFIG, ...args];
+}
+
+/** What a failed start or an abort becomes: git missing, the workspace gone, or the abort itself. */
+function startError(repo: ShadowRepo, e: NodeJS.ErrnoException): Error {
+  if (e.code !== 'ENOENT') return e;
+  return fs.existsSync(repo.workTree) ? new GitMissingError() : new Error(`the workspace ${repo.workTree} is not a folder`);
+}
+
+/** Runs `git <args>` on the shadow repository; resolves with stdout, rejects on a non-zero exit, a missing git or an abort. */
+export function shadowGit(repo: ShadowRepo, args: string[], run: GitRun): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, run.index), signal: run.signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
+      if (!e) return resolve(stdout);
+      if (typeof e.code !== 'number') return reject(startError(repo, e));
+      reject(new GitFailedError(args, e.code, stderr || e.message));
+    });
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(run.input ?? '');
+  });
+}
+
+/**
+ * The NUL-separated records of `git <args>` as git writes them; leaving the loop early (or an
+ * abort) kills git, so a walk of a large work tree stops as soon as the caller has seen enough.
+ */
+export async function* shadowGitRecords(repo: ShadowRepo, args: string[], signal: AbortSignal): AsyncGenerator<string> {
+  const child = spawn('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, undefined), signal, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exit = new Promise<number>((resolve, reject) => {
+    child.on('error', (e) => reject(startError(repo, e)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  exit.catch(() => {}); // awaited below; an early return must not leave it unhandled
+  try {
+    let rest = '';
+    for await (const chunk of child.stdout) {
+      const parts = (rest + (chunk as Buffer).toString()).split('\0');
+      rest = parts.pop() ?? '';
+      for (const p of parts) if (p) yield p;
+    }
+    const code = await exit;
+    if (code !== 0) throw new GitFailedError(args, code, stderr);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
+/** NUL-separated git output as a list. */
+export function nulList(out: string): string[] {
+  return out.split('\0').filter((s) => s !== '');
+}
