@@ -52,7 +52,7 @@ function isLocalhostName(host: string): boolean {
 export function hostTarget(rawHost: string, port: number, scheme: 'http' | 'https'): Target {
   const host = normalizeHost(rawHost);
   const ip = parseIp(host);
-  const shown = ip?.family === 6 ? `[${formatIp(ip)}]` : ip ? formatIp(ip) : host;
+  const shown = ip?.kind() === 'ipv6' ? `[${formatIp(ip)}]` : ip ? formatIp(ip) : host;
   return { scheme, host: ip ? shown : host, port, defaultPort: DEFAULT_PORT[scheme], ip };
 }
 

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { classifyIp } from '../../../extension/core/browser/address-class';
-import { embeddedIPv4, formatIp, parseIp, parseIPv4, parseIPv6 } from '../../../extension/core/browser/ip';
+import { embeddedIPv4, formatIp, parseIp } from '../../../extension/core/browser/ip';
 
-const v4 = (s: string) => {
-  const ip = parseIPv4(s);
+const read = (s: string) => {
+  const ip = parseIp(s);
   return ip && formatIp(ip);
 };
-const v6 = (s: string) => {
-  const ip = parseIPv6(s);
-  return ip && formatIp(ip);
-};
+const v4 = read;
+const v6 = read;
 
 describe('browser IP parsing', () => {
   it('reads IPv4 in every spelling browsers and inet_aton accept', () => {
@@ -20,15 +18,20 @@ describe('browser IP parsing', () => {
     assert.equal(v4('0XA9.0XFE.0XA9.0XFE'), '169.254.169.254');
     assert.equal(v4('169.254.43518'), '169.254.169.254');
     assert.equal(v4('169.16689662'), '169.254.169.254');
-    assert.equal(v4('169.254.169.254.'), '169.254.169.254');
     assert.equal(v4('127.1'), '127.0.0.1');
     assert.equal(v4('0'), '0.0.0.0');
-    assert.equal(v4('0x'), '0.0.0.0');
+  });
+
+  it('issue 21 (ipaddr.js): a trailing dot and a bare "0x" are left to the URL parser, which reads them before the policy does', () => {
+    assert.equal(parseIp('169.254.169.254.'), null);
+    assert.equal(parseIp('0x'), null);
+    assert.equal(new URL('http://169.254.169.254./').hostname, '169.254.169.254');
+    assert.equal(new URL('http://0x/').hostname, '0.0.0.0');
   });
 
   it('refuses what is not an IPv4 address', () => {
     for (const s of ['256.1.1.1', '1.2.3.4.5', '4294967296', '08.1.1.1', '0xg1', 'example.com', '1..2.3', '', '1.2.3.256']) {
-      assert.equal(parseIPv4(s), null, s);
+      assert.equal(parseIp(s), null, s);
     }
   });
 
@@ -39,7 +42,7 @@ describe('browser IP parsing', () => {
     assert.equal(v6('fe80::1%eth0'), 'fe80::1');
     assert.equal(v6('::ffff:169.254.169.254'), '::ffff:a9fe:a9fe');
     assert.equal(v6('1:2:3:4:5:6:7:8'), '1:2:3:4:5:6:7:8');
-    for (const bad of ['1:2:3:4:5:6:7:8:9', '1::2::3', '::ffff:1.2.3.256', 'g::1', '12345::1', '1:2:3:4:5:6:7']) assert.equal(parseIPv6(bad), null, bad);
+    for (const bad of ['1:2:3:4:5:6:7:8:9', '1::2::3', '::ffff:1.2.3.256', 'g::1', '12345::1', '1:2:3:4:5:6:7']) assert.equal(parseIp(bad), null, bad);
   });
 
   it('finds the IPv4 address inside mapped, compatible, NAT64 and 6to4 IPv6 addresses', () => {
