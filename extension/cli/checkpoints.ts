@@ -2,12 +2,40 @@
  * Checkpoints on the command line: `sessions checkpoints ID`, `sessions restore ID --to N`,
  * and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
+import type { CheckpointSeam } from '../core/agent/checkpoint-seam';
 import { NoCheckpointError, type CheckpointStore, type FileChange, type FileStat } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
 import type { CommonFlags } from './setup';
 import { interactive, terminalConfirm } from './terminal';
+
+/**
+ * The CLI's checkpoint seam: each session's checkpoints are of its own workspace (a session
+ * resumed with --session works in the folder it started in, wherever the CLI runs).
+ */
+export class CliCheckpoints implements CheckpointSeam {
+  private readonly stores = new Map<string, CheckpointStore>();
+
+  constructor(
+    private readonly make: (workspaceRoot: string) => CheckpointStore,
+    private readonly workspaceOf: (sessionId: string) => string,
+  ) {}
+
+  storeFor(workspaceRoot: string): CheckpointStore {
+    let store = this.stores.get(workspaceRoot);
+    if (!store) this.stores.set(workspaceRoot, (store = this.make(workspaceRoot)));
+    return store;
+  }
+
+  atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
+    return this.storeFor(this.workspaceOf(sessionId)).atTurnStart(sessionId, turn, signal);
+  }
+
+  forget(sessionId: string): Promise<void> {
+    return this.storeFor(this.workspaceOf(sessionId)).forget(sessionId);
+  }
+}
 
 export interface CheckpointFlags extends CommonFlags {
   json?: boolean;

@@ -96,7 +96,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
     const turn = session.turn + 1;
     const result = await agent.runTurn(session, composed.content, controller.signal);
-    r.end(stop.received ? undefined : await turnChanges(checkpoints, session.id, turn, log));
+    r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
     if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);
   } catch (e) {

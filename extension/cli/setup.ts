@@ -23,6 +23,7 @@ import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { CheckpointStore } from '../core/checkpoints';
+import { CliCheckpoints } from './checkpoints';
 
 export interface CommonFlags {
   settings?: string;
@@ -146,7 +147,7 @@ export interface CliAgent {
   /** Absent when created with `withStore: false` (snowpea tools). */
   store?: StateDb;
   /** File checkpoints before each message; absent with `withStore: false`. */
-  checkpoints?: CheckpointStore;
+  checkpoints?: CliCheckpoints;
   settings: Settings;
   mcp: McpManager;
   registry: ToolRegistry;
@@ -176,7 +177,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const client = withKeyHint(clientFromSettings(settings, apiKey, modelClientLogger(log)));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
-  const checkpoints = store && cliCheckpointStore(cwd, flags, () => settings, log);
+  const checkpoints = store && new CliCheckpoints((root) => cliCheckpointStore(root, flags, () => settings, log), (sid) => store.getSession(sid)?.workspaceRoot ?? cwd);
   const registry = cliRegistry();
   const mcp = cliMcp(cwd, loaded, registry, flags, log);
   const agent = new Agent({

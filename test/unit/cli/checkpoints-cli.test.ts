@@ -104,6 +104,20 @@ describe('snowpea CLI checkpoints (issue 19: checkpoints, CLI)', function () {
     assert.match(bad.stderr, new RegExp(`session ${id} has no checkpoint before turn 7 \\(see: snowpea sessions checkpoints ${id}\\)`));
   });
 
+  it('issue 19 CLI: a session resumed from another folder keeps its checkpoints in its own workspace', async () => {
+    server.enqueue({ text: 'Hello.' });
+    assert.equal((await cli(['run', 'hello', ...model()], { cwd: ws, home })).code, 0);
+    const id = await sessionId();
+    const elsewhere = fs.mkdtempSync(path.join(path.dirname(ws), 'sp-cli-ckpt-elsewhere-'));
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'rewritten\n' }) }] }, { text: 'Done.' });
+    const run = await cli(['run', 'rewrite the notes', ...model(), '--session', id, '--yes'], { cwd: elsewhere, home });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /^changed 1 file: notes\.txt \+1 -2$/m);
+    const json = JSON.parse((await cli(['sessions', 'checkpoints', id, '--json'], { cwd: elsewhere, home })).stdout) as Array<{ turn: number; message: string }>;
+    assert.deepEqual(json.map((c) => [c.turn, c.message]), [[1, 'hello'], [2, 'rewrite the notes']]);
+    assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing happened in the folder the CLI ran in');
+  });
+
   it('issue 19 CLI: sessions delete removes the session\'s checkpoints', async () => {
     assert.equal((await changingRun()).code, 0);
     const id = await sessionId();
