@@ -3,6 +3,7 @@
  * the name or a claimed MIME type), the pixel size and whether it can carry transparency.
  * Read without decoding, so images already within the model's limits are never decoded.
  */
+import { imageSize } from 'image-size';
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
@@ -39,9 +40,6 @@ export function ascii(b: Uint8Array, at: number, len: number): string {
   return String.fromCharCode(...b.subarray(at, at + len));
 }
 
-const u16be = (b: Uint8Array, o: number) => (b[o] << 8) | b[o + 1];
-const u16le = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8);
-const u24le = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8) | (b[o + 2] << 16);
 export const u32be = (b: Uint8Array, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
 export const u32le = (b: Uint8Array, o: number) => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 
@@ -54,80 +52,55 @@ export function sniffFormat(b: Uint8Array): ImageFormat | null {
   return null;
 }
 
+/** What is wrong when image-size cannot read the size of a file that starts like this format. */
+const UNREADABLE: Record<ImageFormat, string> = {
+  png: 'the IHDR header chunk is missing or cut off',
+  jpeg: 'no readable frame header (SOF) before the image data',
+  gif: 'the logical screen descriptor is missing',
+  webp: 'no readable VP8, VP8L or VP8X header',
+};
+
+/** image-size's name for each format. */
+const SIZE_TYPE: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
 /**
- * Reads the header. Returns null when the bytes are not a PNG, JPEG, GIF or WebP; throws
- * HeaderError when they start like one but the size cannot be read (truncated, damaged).
+ * Reads the header (the size through image-size, from the bytes given). Returns null when the
+ * bytes are not a PNG, JPEG, GIF or WebP; throws HeaderError when they start like one but the size
+ * cannot be read (truncated, damaged).
  */
 export function readImageHeader(b: Uint8Array): ImageHeader | null {
   const format = sniffFormat(b);
   if (!format) return null;
-  const dims = format === 'png' ? pngSize(b) : format === 'jpeg' ? jpegSize(b) : format === 'gif' ? gifSize(b) : webpSize(b);
-  if (!dims.width || !dims.height) throw new HeaderError(format, `its header gives a size of ${dims.width}x${dims.height}`);
-  return { format, mime: MIME_OF[format], ...dims };
+  // image-size reads through a DataView over the whole underlying buffer: a view into a larger
+  // buffer (a Buffer from the pool, a subarray) is copied so a cut-off file cannot read past its end.
+  const exact = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b);
+  let size;
+  try {
+    size = imageSize(exact);
+  } catch (e) {
+    // Its own TypeErrors name the problem; a RangeError only says a read ran past the end.
+    throw new HeaderError(format, e instanceof RangeError ? UNREADABLE[format] : `${UNREADABLE[format]} (${(e as Error).message})`);
+  }
+  if (size.type !== SIZE_TYPE[format]) throw new HeaderError(format, UNREADABLE[format]);
+  const { width, height } = size;
+  if (!width || !height) throw new HeaderError(format, `its header gives a size of ${width}x${height}`);
+  return { format, mime: MIME_OF[format], width, height, mayHaveAlpha: mayHaveAlpha(b, format) };
 }
 
-type Dims = { width: number; height: number; mayHaveAlpha: boolean };
-
-function pngSize(b: Uint8Array): Dims {
-  if (b.length < 33 || ascii(b, 12, 4) !== 'IHDR') throw new HeaderError('png', 'the IHDR header chunk is missing');
-  const colorType = b[25];
-  let mayHaveAlpha = colorType === 4 || colorType === 6;
+/** Whether the format or this file can hold transparency: PNG alpha colour types or a tRNS chunk, GIF, WebP's alpha flag. */
+function mayHaveAlpha(b: Uint8Array, format: ImageFormat): boolean {
+  if (format === 'gif') return true;
+  if (format === 'jpeg') return false;
+  if (format === 'webp') {
+    const chunk = ascii(b, 12, 4);
+    return (chunk === 'VP8X' && (b[20] & 0x10) !== 0) || (chunk === 'VP8L' && ((u32le(b, 21) >>> 28) & 1) === 1);
+  }
+  if (b[25] === 4 || b[25] === 6) return true;
   // A tRNS chunk before the image data makes palette/grey/RGB images transparent too.
-  for (let o = 8; !mayHaveAlpha && o + 8 <= b.length; ) {
-    const len = u32be(b, o);
+  for (let o = 8; o + 8 <= b.length; o += 12 + u32be(b, o)) {
     const type = ascii(b, o + 4, 4);
-    if (type === 'tRNS') mayHaveAlpha = true;
+    if (type === 'tRNS') return true;
     if (type === 'IDAT' || type === 'IEND') break;
-    o += 12 + len;
   }
-  return { width: u32be(b, 16), height: u32be(b, 20), mayHaveAlpha };
-}
-
-/** SOFn markers carry the frame size; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not. */
-function isSof(marker: number): boolean {
-  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-}
-
-function jpegSize(b: Uint8Array): Dims {
-  let o = 2;
-  while (o + 4 <= b.length) {
-    if (b[o] !== 0xff) throw new HeaderError('jpeg', `expected a marker at byte ${o}`);
-    const marker = b[o + 1];
-    if (marker === 0xff) {
-      o++; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      o += 2;
-      continue;
-    }
-    if (marker === 0xda || marker === 0xd9) break; // scan data or end before any frame header
-    const len = u16be(b, o + 2);
-    if (isSof(marker)) {
-      if (o + 9 > b.length) break;
-      return { height: u16be(b, o + 5), width: u16be(b, o + 7), mayHaveAlpha: false };
-    }
-    o += 2 + len;
-  }
-  throw new HeaderError('jpeg', 'no frame header (SOF) before the image data');
-}
-
-function gifSize(b: Uint8Array): Dims {
-  if (b.length < 10) throw new HeaderError('gif', 'the logical screen descriptor is missing');
-  return { width: u16le(b, 6), height: u16le(b, 8), mayHaveAlpha: true };
-}
-
-function webpSize(b: Uint8Array): Dims {
-  const chunk = b.length >= 16 ? ascii(b, 12, 4) : '';
-  if (chunk === 'VP8 ' && b.length >= 30) {
-    return { width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff, mayHaveAlpha: false };
-  }
-  if (chunk === 'VP8L' && b.length >= 25 && b[20] === 0x2f) {
-    const bits = u32le(b, 21);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, mayHaveAlpha: ((bits >>> 28) & 1) === 1 };
-  }
-  if (chunk === 'VP8X' && b.length >= 30) {
-    return { width: u24le(b, 24) + 1, height: u24le(b, 27) + 1, mayHaveAlpha: (b[20] & 0x10) !== 0 };
-  }
-  throw new HeaderError('webp', chunk ? `unreadable ${chunk.trim()} header` : 'the first chunk is missing');
+  return false;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readImageHeader, sniffFormat } from '../../../extension/core/images/header';
+import { HeaderError, readImageHeader, sniffFormat } from '../../../extension/core/images/header';
 import { findDamage } from '../../../extension/core/images/integrity';
 import { makeGif, makeJpeg, makePng } from '../../fixtures/images/make';
 
@@ -59,6 +59,24 @@ describe('images: headers and integrity, without decoding', () => {
     const png = makePng({ width: 50, height: 50 });
     assert.equal(findDamage(png, 'png'), null);
     assert.equal(findDamage(png.subarray(0, png.length - 12), 'png'), `it ends after ${png.length - 12} bytes without an IEND chunk`);
+  });
+
+  it('issue 21 (image-size): a file that starts like an image but whose size cannot be read (cut off inside a larger buffer, too) throws HeaderError naming the part', async () => {
+    const fails = (b: Uint8Array, format: string, message: RegExp) =>
+      assert.throws(() => readImageHeader(b), (e: unknown) => e instanceof HeaderError && e.format === format && message.test(e.message));
+    const png = makePng({ width: 30, height: 20 });
+    fails(png.subarray(0, 20), 'png', /^the IHDR header chunk is missing or cut off$/);
+    const noIhdr = Buffer.from(png);
+    noIhdr.write('IDAT', 12, 'ascii');
+    fails(noIhdr, 'png', /^the IHDR header chunk is missing or cut off \(Invalid PNG\)$/);
+    const jpg = await makeJpeg(12, 8);
+    fails(jpg.subarray(0, 30), 'jpeg', /^no readable frame header \(SOF\) before the image data/);
+    fails(Buffer.from('GIF89a\x01'), 'gif', /^the logical screen descriptor is missing$/);
+    fails(riff([webpChunk('ALPH', Buffer.alloc(10))]), 'webp', /^no readable VP8, VP8L or VP8X header/);
+    fails(riff([webpChunk('VP8X', Buffer.alloc(4))]), 'webp', /^no readable VP8, VP8L or VP8X header/);
+    const zero = Buffer.from(png);
+    zero.writeUInt32BE(0, 16);
+    fails(zero, 'png', /^its header gives a size of 0x20$/);
   });
 
   it('anything else is not an image', () => {
