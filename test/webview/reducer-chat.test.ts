@@ -187,7 +187,7 @@ describe('webview state: pruned results, replayed chips and the first message of
     s = chatReducer(s, { type: 'message.sent', text: 'what is this?', images });
     s = chatReducer(s, host({ ...init, sessionId: 's1', running: true } as HostMessage));
     s = chatReducer(s, event({ type: 'turn.start', turn: 1, prompt: 'what is this? [image shot.png]' }));
-    assert.deepEqual(s.items, [{ kind: 'user', id: 'i1', text: 'what is this?', images }]);
+    assert.deepEqual(s.items, [{ kind: 'user', id: 'i1', text: 'what is this?', images, turn: 1 }]);
     assert.equal(s.session?.id, 's1');
     assert.equal(s.running, true);
 

@@ -41,7 +41,7 @@ const kinds = (s: ChatState) => s.items.map((i) => i.kind);
 describe('webview state: chat reducer', () => {
   it('confirms the sent message on turn.start instead of adding it twice', () => {
     const s = run({ type: 'message.sent', text: 'hi' }, { type: 'turn.start', turn: 1, prompt: 'hi' });
-    assert.deepEqual(s.items, [{ kind: 'user', id: 'i1', text: 'hi' }]);
+    assert.deepEqual(s.items, [{ kind: 'user', id: 'i1', text: 'hi', turn: 1 }], 'confirmed and numbered for its restore action (issue 19)');
     assert.equal(s.running, true);
     assert.equal(s.draft, '');
   });

@@ -1,12 +1,12 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useActions, useChat } from '../app/context';
 import { Markdown } from '../markdown/Markdown';
 import { canRetry } from '../state/selectors';
 import type { AssistantItem, ErrorItem, NoticeItem, ToolsLoadedItem, UserItem } from '../state/types';
 import { Icon } from './Icon';
 
-/** The user's message: plain text as typed (never Markdown-rendered), plus attached image names. */
-export const UserMessage = memo(function UserMessage({ item }: { item: UserItem }) {
+/** The user's message: plain text as typed (never Markdown-rendered), plus attached image names and its `action` (restore). */
+export const UserMessage = memo(function UserMessage({ item, action }: { item: UserItem; action?: ReactNode }) {
   return (
     <div className="message user" data-kind="user" data-pending={item.pending ? 'true' : undefined}>
       <div className="user-text">{item.text}</div>
@@ -19,6 +19,7 @@ export const UserMessage = memo(function UserMessage({ item }: { item: UserItem 
           ))}
         </div>
       ) : null}
+      {action}
     </div>
   );
 });

@@ -1,0 +1,139 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { userMessageIndex } from '../core/agent/agent';
+import type { Session } from '../core/agent/session';
+import { NoCheckpointError, type CheckpointStore, type FileChange } from '../core/checkpoints';
+import { typedText } from '../core/images/compose';
+import type { Logger } from '../core/log';
+import type { HostMessage, WebviewMessage } from '../protocol';
+import type { AgentHost } from './agent-host';
+import { findOpenDocument } from './editor-files';
+
+export type RestoreRequest = Extract<WebviewMessage, { type: 'checkpoint.restore' }>;
+
+/** Why a restore cannot happen now (a turn runs, no checkpoint): said as a warning, not an error. */
+class RestoreRefused extends Error {}
+
+const NO_CHECKPOINT_WHY = 'checkpoints were off, or the workspace was over checkpoints.maxWorkspaceMB, when it was sent';
+
+/** Most files the confirmation names; the rest are counted. */
+const MAX_LISTED = 40;
+
+/** Hosts with a restore in progress (its confirmation open, or git restoring). */
+const busyHosts = new WeakSet<AgentHost>();
+
+/**
+ * A user message's restore action in the chat: lists the files changed since the checkpoint
+ * before that message, asks in a modal, puts them back and tells the repeat guard. `rewind` also
+ * takes the conversation back to before the message. Returns what the chat should be sent:
+ * after a rewind, the conversation replayed and the message's text back in the composer.
+ * A refusal is a warning, a failure an error message; neither is thrown.
+ */
+export async function restoreCheckpoint(host: AgentHost, log: Pick<Logger, 'error'>, req: RestoreRequest): Promise<HostMessage[]> {
+  if (busyHosts.has(host)) {
+    void vscode.window.showWarningMessage('Snowpea: a restore is in progress already.');
+    return [];
+  }
+  busyHosts.add(host);
+  try {
+    return await restore(host, req);
+  } catch (e) {
+    if (e instanceof RestoreRefused) void vscode.window.showWarningMessage(`Snowpea: ${e.message}`);
+    else {
+      log.error(`restore to before message ${req.turn} failed: ${(e as Error).stack ?? e}`);
+      void vscode.window.showErrorMessage(`Snowpea: the restore to before message ${req.turn} failed: ${(e as Error).message}`);
+    }
+    return [];
+  } finally {
+    busyHosts.delete(host);
+  }
+}
+
+async function restore(host: AgentHost, req: RestoreRequest): Promise<HostMessage[]> {
+  const session = ready(host, req);
+  const store = host.checkpoints;
+  if (!store) throw new RestoreRefused('checkpoints need a workspace folder; this window has none.');
+  const index = userMessageIndex(session.messages, req.turn);
+  if (index < 0) throw new RestoreRefused(`this conversation has no message ${req.turn}.`);
+  const changes = await changedSince(store, session, req);
+  if (changes && !changes.length && !req.rewind) {
+    void vscode.window.showInformationMessage(`Snowpea: nothing to restore; no file has changed since before message ${req.turn}.`);
+    return [];
+  }
+  if (!(await confirm(store, changes, req))) return [];
+  ready(host, req); // a turn may have started while the dialog was open
+  const restored = changes?.length ? await restoreFiles(host, store, session, req.turn) : [];
+  if (!req.rewind) {
+    void vscode.window.showInformationMessage(`Snowpea: restored ${count(restored.length)} to before message ${req.turn}.`);
+    return [];
+  }
+  ready(host, req);
+  const agent = host.startedAgent();
+  if (!agent || !(await agent.rewind(session, req.turn))) {
+    throw new Error(`${restored.length ? `${count(restored.length)} restored, but ` : ''}the conversation could not be rewound to before message ${req.turn}`);
+  }
+  const text = typedText(session.messages[index].content);
+  return [...(await host.initMessages()), ...(text ? [{ type: 'composer.insert', text } as const] : [])];
+}
+
+/** The current session, when it is the one the chat showed and nothing else runs in it. */
+function ready(host: AgentHost, req: RestoreRequest): Session {
+  const session = host.currentSession();
+  if (!session || session.id !== req.sessionId) throw new RestoreRefused('that message belongs to a conversation the chat no longer shows.');
+  const busy = host.busyReason();
+  if (busy) throw new RestoreRefused(`${busy} Then restore.`);
+  return session;
+}
+
+/** The files changed since the message's checkpoint; undefined for a rewind without one (only the conversation can go back). */
+async function changedSince(store: CheckpointStore, session: Session, req: RestoreRequest): Promise<FileChange[] | undefined> {
+  try {
+    return await store.changedSince(session.id, req.turn, new AbortController().signal);
+  } catch (e) {
+    if (!(e instanceof NoCheckpointError)) throw e;
+    if (req.rewind) return undefined;
+    throw new RestoreRefused(`there is no checkpoint before message ${req.turn} (${NO_CHECKPOINT_WHY}).`);
+  }
+}
+
+/** The modal: which files go back and how, unsaved editors that keep their text, and the rewind. */
+async function confirm(store: CheckpointStore, found: FileChange[] | undefined, req: RestoreRequest): Promise<boolean> {
+  const changes = found ?? [];
+  const button = !changes.length ? 'Rewind' : req.rewind ? 'Restore and Rewind' : 'Restore';
+  const listed = changes.slice(0, MAX_LISTED).map(describe);
+  if (changes.length > MAX_LISTED) listed.push(`and ${changes.length - MAX_LISTED} more`);
+  const unsaved = changes.filter((c) => findOpenDocument(path.join(store.repo.workTree, c.path))?.isDirty).map((c) => c.path);
+  const notes = [
+    ...(unsaved.length ? [`Unsaved edits in the editor stay unsaved (saving them would overwrite the restored file): ${unsaved.join(', ')}.`] : []),
+    ...(req.rewind ? ['The conversation goes back to before this message; the later messages stay stored, and your message returns to the composer.'] : []),
+  ];
+  const detail = [listed.join('\n'), notes.join('\n')].filter(Boolean).join('\n\n');
+  return (await vscode.window.showWarningMessage(question(found, req), { modal: true, detail }, button)) === button;
+}
+
+function question(found: FileChange[] | undefined, req: RestoreRequest): string {
+  if (!found) return `There is no checkpoint before message ${req.turn} (${NO_CHECKPOINT_WHY}), so no file can be restored. Rewind only the conversation to before it?`;
+  if (!found.length) return `No file has changed since before message ${req.turn}. Rewind the conversation to before it?`;
+  return `Restore ${count(found.length)} to how they were before message ${req.turn}${req.rewind ? ', and rewind the conversation to before it' : ''}?`;
+}
+
+/** Puts the files back; the repeat guard forgets what it read of them, and the last turn's Keep/Undo list goes (its files are restored). */
+async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, turn: number): Promise<FileChange[]> {
+  const restored = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Snowpea: restoring files' }, () =>
+    store.restore(session.id, turn, new AbortController().signal),
+  );
+  const guard = host.startedAgent()?.guard;
+  for (const c of restored) guard?.invalidatePath(path.join(store.repo.workTree, c.path));
+  await host.edits.changes.keep();
+  return restored;
+}
+
+function describe(c: FileChange): string {
+  if (c.status === 'added') return `${c.path} (created since: removed)`;
+  if (c.status === 'deleted') return `${c.path} (deleted since: recreated)`;
+  return `${c.path} (modified)`;
+}
+
+function count(n: number): string {
+  return `${n} file${n === 1 ? '' : 's'}`;
+}
