@@ -11,13 +11,14 @@ declare const SNOWPEA_VERSION: string | undefined;
 const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
-  snowpea run "prompt" [--session ID] [--attach PATH]... [--json] [--yes] [--max-rounds N]
+  snowpea run "prompt" [--session ID] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N]
   snowpea sessions list [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
   snowpea sessions delete ID
   snowpea sessions checkpoints ID [--json]
   snowpea sessions restore ID --to N [--yes]
+  snowpea sessions compact ID [--focus TEXT] [--json]
   snowpea tools list [--json]
   snowpea tools call NAME --args JSON|@FILE|- [--json] [--yes]
   snowpea mcp list [--json]
@@ -34,6 +35,8 @@ Other flags:
   --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too)
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
+  --compact           with --session: compact the conversation before the turn (summary of older rounds)
+  --focus TEXT        what a compaction's summary should keep in particular
   --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
   --to N              sessions restore: put the files back as they were before turn N
                       (lists them and asks; --yes restores without asking)
@@ -64,6 +67,8 @@ const options = {
   'max-rounds': { type: 'string' },
   format: { type: 'string' },
   to: { type: 'string' },
+  compact: { type: 'boolean' },
+  focus: { type: 'string' },
   args: { type: 'string' },
   attach: { type: 'string', multiple: true },
 } as const;

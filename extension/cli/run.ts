@@ -4,6 +4,8 @@ import { closeAllBrowsers } from '../core/browser';
 import { diffStatLine, type FileStat } from '../core/checkpoints';
 import { turnChanges } from './checkpoints';
 import { onStopSignals } from './process-exit';
+import { compactionEventLine } from './compact';
+import { FlagError } from './flag-checks';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 
 export interface RunFlags extends CommonFlags {
@@ -11,6 +13,9 @@ export interface RunFlags extends CommonFlags {
   json?: boolean;
   /** `--attach PATH` (repeatable): images and files added to the prompt. */
   attach?: string[];
+  /** `--compact` (with --session): compact the conversation before the turn; `--focus` what its summary keeps. */
+  compact?: boolean;
+  focus?: string;
 }
 
 interface Renderer {
@@ -37,6 +42,7 @@ function humanRenderer(): Renderer {
     else if (e.type === 'loop.suspected') note(`  loop suspected: ${e.tool} ran ${e.count} times`);
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
     else if (e.type === 'error') note(`snowpea: ${e.message}`);
+    else if (e.type === 'compaction') note(`  ${compactionEventLine(e)}`);
     else if (e.type === 'turn.end' && midLine) out('\n');
   };
   const end = (files: FileStat[] | undefined) => {
@@ -77,6 +83,7 @@ function hasRound(session: Session): boolean {
  */
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
+  if ((flags.compact || flags.focus !== undefined) && !flags.session) throw new FlagError('--compact and --focus compact a stored conversation: give it with --session ID');
   const cwd = process.cwd();
   const { agent, store, mcp, checkpoints } = await createCliAgent(cwd, flags, log, { needsKey: true });
   const controller = new AbortController();
@@ -92,6 +99,8 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const r = (render = flags.json ? jsonRenderer() : humanRenderer());
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
     agent.onEvent((e) => e.sessionId === session.id && r.event(e));
+    // The compaction event is rendered like any other (a line on stderr, or a JSON line).
+    if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
     const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
     for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
     const turn = session.turn + 1;

@@ -4,21 +4,31 @@ import { deleteSessionWithAttachments } from '../core/images/session-refs';
 import { removeSessionScratch } from '../core/tools/exec/scratch';
 import { AttachmentStore } from '../core/images/store';
 import { listCheckpoints, restoreCheckpoint, type CheckpointFlags } from './checkpoints';
+import { sessionsCompactCommand } from './compact';
 import { cliCheckpointStore, cliScratchRoot, cliSettings, openCliStore, stderrLogger } from './setup';
 
 export interface SessionsFlags extends CheckpointFlags {
   format?: string;
+  focus?: string;
 }
 
-const SESSION_COMMANDS = ['list', 'show', 'export', 'delete', 'checkpoints', 'restore'];
+const SESSION_COMMANDS = ['list', 'show', 'export', 'delete', 'checkpoints', 'restore', 'compact'];
 
-/** `snowpea sessions list|show|export|delete|checkpoints|restore`. */
+/** `snowpea sessions list|show|export|delete|checkpoints|restore|compact`. */
 export async function sessionsCommand(sub: string | undefined, id: string | undefined, flags: SessionsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   // The command is checked before the id (and before the store is opened).
   if (sub !== undefined && !SESSION_COMMANDS.includes(sub)) {
-    log.error(`unknown sessions command ${sub}: use list, show, export, delete, checkpoints or restore`);
+    log.error(`unknown sessions command ${sub}: use list, show, export, delete, checkpoints, restore or compact`);
     return 1;
+  }
+  // compact runs the model: it opens the store itself, through the agent.
+  if (sub === 'compact') {
+    if (!id) {
+      log.error('snowpea sessions compact needs a session id (see: snowpea sessions list)');
+      return 1;
+    }
+    return sessionsCompactCommand(id, flags);
   }
   const store = await openCliStore(flags, log, { readOnly: sub !== 'delete' });
   try {
