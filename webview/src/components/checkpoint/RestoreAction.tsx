@@ -30,7 +30,7 @@ export function RestoreAction({ itemId, turn }: { itemId: string; turn: number }
     trigger.current?.focus();
   };
   const choose = (rewind: boolean) => {
-    setOpen(false);
+    close();
     actions.restoreCheckpoint(turn, rewind);
   };
   const onKeyDown = (e: KeyboardEvent) => {
