@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseDocument } from 'yaml';
 import { snowpeaHome } from '../settings/files';
 import { readConfined, type ConfinedRead } from './confined-read';
 import { isWithin } from './paths';
@@ -15,39 +16,41 @@ export interface Skill {
 }
 
 export interface ParsedSkillFile {
+  /** The front matter's scalar values (strings, numbers and booleans as text); lists and maps are left out. */
   meta: Record<string, string>;
   body: string;
+  /** Why the front matter could not be read ("not valid YAML (line 3, column 14): ..."); its block is still cut from the body. */
+  problem?: string;
 }
 
-function unquote(v: string): string {
-  const t = v.trim();
-  if (t.length >= 2 && ((t[0] === '"' && t.endsWith('"')) || (t[0] === "'" && t.endsWith("'")))) {
-    return t[0] === '"' ? (JSON.parse(t) as string) : t.slice(1, -1).replace(/''/g, "'");
-  }
-  return t;
-}
+const FRONT_MATTER = /^\ufeff?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
-/** Splits `---\nkey: value\n---\nbody` (simple YAML front matter: one `key: value` per line). */
+/**
+ * Splits `---\n<YAML>\n---\nbody`. The YAML is read by the `yaml` package with the core schema
+ * only: no custom or YAML 1.1 tags are resolved (they stay plain text); aliases are capped (100, the package's default).
+ */
 export function parseSkillFile(text: string): ParsedSkillFile {
-  const m = /^\ufeff?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  const m = FRONT_MATTER.exec(text);
   if (!m) return { meta: {}, body: text };
-  const meta: Record<string, string> = {};
-  let last: string | undefined;
-  for (const line of m[1].split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) {
-      // An indented line continues the previous plain value (YAML folding).
-      if (last && /^\s+\S/.test(line)) meta[last] = `${meta[last]} ${line.trim()}`.trim();
-      continue;
-    }
-    last = kv[1];
-    try {
-      meta[kv[1]] = unquote(kv[2]);
-    } catch {
-      meta[kv[1]] = kv[2].trim();
-    }
+  const body = text.slice(m[0].length);
+  const doc = parseDocument(m[1], { schema: 'core', resolveKnownTags: false, uniqueKeys: true, prettyErrors: false, logLevel: 'silent' });
+  const error = doc.errors[0];
+  if (error) {
+    // The block starts on line 2 of the file, after the opening ---.
+    const before = m[1].slice(0, error.pos[0]).split('\n');
+    return { meta: {}, body, problem: `not valid YAML (line ${before.length + 1}, column ${before[before.length - 1].length + 1}): ${error.message}` };
   }
-  return { meta, body: text.slice(m[0].length) };
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (e) {
+    return { meta: {}, body, problem: `not readable: ${(e as Error).message}` }; // too many aliases (a "billion laughs" block)
+  }
+  if (value === null || value === undefined) return { meta: {}, body };
+  if (typeof value !== 'object' || Array.isArray(value)) return { meta: {}, body, problem: 'not a YAML mapping of key: value lines' };
+  const meta: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') meta[k] = String(v);
+  return { meta, body };
 }
 
 /** What of SKILL.md the index reads: the front matter is at the top. */
@@ -103,7 +106,8 @@ function skillsIn(root: string, source: Skill['source'], onSkip?: Skip): Skill[]
     const r = readSkillFile({ dir, file }, root, INDEX_BYTES);
     if (r.kind === 'skipped') onSkip?.(`skill not read: ${r.why}`);
     if (r.kind !== 'ok') continue;
-    const { meta } = parseSkillFile(r.head.toString('utf8'));
+    const { meta, problem } = parseSkillFile(r.head.toString('utf8'));
+    if (problem) onSkip?.(`skill front matter not read: ${file}: ${problem}; the skill is listed by its folder name, without a description`);
     out.push({ name: meta.name || e.name, description: (meta.description ?? '').replace(/\s+/g, ' ').trim(), dir, file, source });
   }
   return out;

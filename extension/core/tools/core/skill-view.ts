@@ -49,10 +49,11 @@ export const skillViewTool = defineTool({
     // Read again with the same checks: the folder may have changed since it was listed.
     const r = readSkillFile(skill, skillsRootOf(skill.source, ctx.workspaceRoot), SKILL_MAX_BYTES);
     if (r.kind !== 'ok') return errorResult('policy_blocked', `skill ${skill.name} cannot be loaded: ${r.kind === 'skipped' ? r.why : `${displayPath(ctx.workspaceRoot, skill.file)} is gone`}`);
-    const { body } = parseSkillFile(r.head.toString('utf8'));
+    const { body, problem } = parseSkillFile(r.head.toString('utf8'));
     const cut = r.truncated ? `\n\n[SKILL.md is ${r.size} bytes; only the first ${SKILL_MAX_BYTES} are shown]` : '';
     const files = await skillFiles(skill, ctx.workspaceRoot, ctx.signal);
-    const head = `skill ${skill.name} (${displayPath(ctx.workspaceRoot, skill.file)})`;
+    const shown = displayPath(ctx.workspaceRoot, skill.file);
+    const head = `skill ${skill.name} (${shown})${problem ? `\n[the front matter of ${shown} was not read: ${problem}]` : ''}`;
     const more = files.length ? `\n\nFiles in the skill folder (read_file them when the instructions refer to them):\n${files.join('\n')}` : '';
     return okResult(`${head}\n\n${body.trim()}${cut}${more}`);
   },
