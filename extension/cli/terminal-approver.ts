@@ -1,4 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/types';
+import { proposalStat, shortDiff } from '../core/tools/core/proposal';
 import { interactive, terminalAsk } from './terminal';
 
 /**
@@ -15,7 +16,8 @@ export function terminalApprover(): Approver {
         return 'deny';
       }
       const why = req.reason ? ` [${req.reason}]` : '';
-      const detail = req.detail ? `\n${req.detail}\n` : '';
+      const p = req.proposal;
+      const detail = p ? `\n${p.display} ${proposalStat(p)}\n${shortDiff(p.current, p.proposed, `a/${p.display}`, `b/${p.display}`)}\n` : req.detail ? `\n${req.detail}\n` : '';
       const choices = req.alwaysAsk ? '[y]es / [N]o' : '[y]es / [a]lways / [N]o';
       const answer = (await terminalAsk(`\n${detail}Allow ${req.tool} (${req.permission}): ${req.summary}${why}? ${choices}: `, signal)).toLowerCase();
       if (answer === 'a' || answer === 'always') return req.alwaysAsk ? 'allow' : 'allowAlways';

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/tools/types';
+import { lineCounts } from '../core/tools/core/proposal';
+import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, Approver, WriteProposal } from '../core/tools/types';
 import type { HostMessage } from '../protocol';
+
+/** Shows a proposed write for review beside the card (the diff editor): either answers, `finish` returns the text accepted. */
+export interface ProposalReviewer {
+  open(id: string, proposal: WriteProposal, answer: (decision: ApprovalDecision) => void): Promise<void>;
+  finish(id: string): Promise<string | undefined>;
+}
 
 type Pending<T> = { resolve: (v: T) => void; cleanup: () => void; message: HostMessage };
 
@@ -12,11 +19,18 @@ export class WebviewPrompts implements Approver {
   private readonly approvals = new Map<string, Pending<'allow' | 'allowAlways' | 'deny'>>();
   private readonly questions = new Map<string, Pending<string>>();
 
-  constructor(private readonly post: (msg: HostMessage) => void) {}
+  constructor(
+    private readonly post: (msg: HostMessage) => void,
+    private readonly reviewer?: ProposalReviewer,
+  ) {}
 
-  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  /** A write's proposal opens in the reviewer too; the card's answer and the diff's are one answer, and the card goes either way. */
+  async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | ApprovalAnswer> {
     const id = randomUUID();
-    return this.wait<ApprovalDecision>(this.approvals, id, signal, 'deny', {
+    const p = req.proposal;
+    const review = p && this.reviewer;
+    if (review) void review.open(id, p, (d) => this.replyApproval(id, d));
+    const decision = await this.wait<ApprovalDecision>(this.approvals, id, signal, 'deny', {
       type: 'approval.request',
       id,
       tool: req.tool,
@@ -24,7 +38,12 @@ export class WebviewPrompts implements Approver {
       alwaysAsk: req.alwaysAsk,
       ...(req.reason ? { reason: req.reason } : {}),
       ...(req.detail ? { detail: req.detail } : {}),
+      ...(p ? { proposal: { path: p.display, created: p.created, ...lineCounts(p.current, p.proposed) } } : {}),
     });
+    if (!review) return decision;
+    const text = await review.finish(id);
+    this.post({ type: 'approval.settled', id });
+    return decision === 'deny' || text === undefined ? decision : { decision, text };
   }
 
   askUser = (question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string> => {

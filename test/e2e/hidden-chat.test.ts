@@ -34,7 +34,7 @@ describe('e2e: the chat hidden while a turn runs', function () {
     frame = await workbench.findWebviewFrame('.request-card[data-kind="approval"]');
     const card = frame.locator('.request-card[data-kind="approval"][data-tool="write_file"]');
     await card.waitFor({ state: 'visible' });
-    await card.getByRole('button', { name: 'Allow once' }).click();
+    await card.getByRole('button', { name: 'Accept', exact: true }).click(); // a write's card: Accept (issue 19)
     await frame.locator(CHAT.transcript).getByText('The file is written.').waitFor({ state: 'visible' });
     assert.equal(fs.readFileSync(path.join(workspace, 'from-hidden.txt'), 'utf8'), 'written\n');
     // The round's text shows once, not twice (stored message plus the streamed copy).

@@ -1,8 +1,8 @@
 import { parseToolArguments } from './arguments';
 import { toolJsonSchema } from './json-schema';
-import { authorize } from './policy/authorize';
+import { authorize, type Authorization } from './policy/authorize';
 import { closeNames } from './suggest';
-import { errorResult, type AnyTool, type Permission, type ToolContext, type ToolResult } from './types';
+import { errorResult, type AnyTool, type Permission, type ReviewedWrite, type ToolContext, type ToolResult } from './types';
 
 export interface Disposable {
   dispose(): void;
@@ -110,17 +110,18 @@ export class ToolRegistry {
     if (ctx.signal.aborted) return cancelled(name);
     const parsed = parseToolArguments(tool, rawArgs, this.jsonSchemaOf(name));
     if (!parsed.ok) return parsed.result;
+    let auth: Authorization;
     try {
-      const refusal = await authorize(tool, parsed.value, ctx);
-      if (refusal) return refusal;
+      auth = await authorize(tool, parsed.value, ctx);
     } catch (e) {
       return errorResult('failed', `${name} could not be checked for approval: ${(e as Error).message}`);
     }
-    return this.run(tool, parsed.value, ctx);
+    if (!auth.run) return auth.result;
+    return this.run(tool, parsed.value, ctx, auth.reviewed);
   }
 
   /** Runs the handler; a throw becomes `failed`, an abort `cancelled` (even if the handler ignores the signal). */
-  private async run(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  private async run(tool: AnyTool, args: unknown, ctx: ToolContext, reviewed?: ReviewedWrite): Promise<ToolResult> {
     if (ctx.signal.aborted) return cancelled(tool.name);
     let onAbort!: () => void;
     const aborted = new Promise<ToolResult>((resolve) => {
@@ -128,7 +129,7 @@ export class ToolRegistry {
       ctx.signal.addEventListener('abort', onAbort, { once: true });
     });
     const running = Promise.resolve()
-      .then(() => tool.run(args, ctx))
+      .then(() => tool.run(args, ctx, reviewed))
       .then(
         (r) => (ctx.signal.aborted ? cancelled(tool.name) : r),
         (e: unknown) => (ctx.signal.aborted ? cancelled(tool.name) : errorResult('failed', `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`)),

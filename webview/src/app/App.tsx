@@ -2,6 +2,7 @@ import { Announcer } from '../components/Announcer';
 import { LoopBanner, RetryStatus, SessionNotices } from '../components/Banners';
 import { Composer } from '../components/composer/Composer';
 import { Header } from '../components/Header';
+import { ChangedFiles } from '../components/ChangedFiles';
 import { PendingRequests } from '../components/Requests';
 import { Transcript } from '../components/Transcript';
 
@@ -13,6 +14,7 @@ export function App() {
       <SessionNotices />
       <Transcript />
       <PendingRequests />
+      <ChangedFiles />
       <LoopBanner />
       <RetryStatus />
       <Composer />

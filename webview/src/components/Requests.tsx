@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useActions, useChat } from '../app/context';
 import type { ApprovalRequest, AskRequest } from '../state/types';
 import { Icon } from './Icon';
+import { ProposalLine } from './ProposalLine';
 
 /** Questions the host is waiting on: tool approvals and ask_user questions, answered inline. */
 export function PendingRequests() {
@@ -29,6 +30,7 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
         <Icon name="shield" /> <b>{request.tool}</b> wants to:
       </div>
       <pre className="request-summary">{request.summary}</pre>
+      {request.proposal ? <ProposalLine proposal={request.proposal} /> : null}
       {request.detail ? (
         <pre className="request-summary request-detail" data-kind="approval-detail" tabIndex={0} aria-label="Full arguments">
           {request.detail}
@@ -41,7 +43,7 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
       ) : null}
       <div className="request-buttons">
         <button type="button" className="primary" onClick={() => actions.replyApproval(request.id, 'allow')}>
-          Allow once
+          {request.proposal ? 'Accept' : 'Allow once'}
         </button>
         {request.alwaysAsk ? null : (
           <button
@@ -53,7 +55,7 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
           </button>
         )}
         <button type="button" onClick={() => actions.replyApproval(request.id, 'deny')}>
-          Deny
+          {request.proposal ? 'Reject' : 'Deny'}
         </button>
       </div>
     </div>

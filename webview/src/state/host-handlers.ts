@@ -47,9 +47,21 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     ...s,
     approvals: [
       ...s.approvals.filter((a) => a.id !== m.id),
-      { id: m.id, tool: m.tool, summary: m.summary, ...(m.reason ? { reason: m.reason } : {}), ...(m.alwaysAsk ? { alwaysAsk: true } : {}), ...(m.detail ? { detail: m.detail } : {}) },
+      {
+        id: m.id,
+        tool: m.tool,
+        summary: m.summary,
+        ...(m.reason ? { reason: m.reason } : {}),
+        ...(m.alwaysAsk ? { alwaysAsk: true } : {}),
+        ...(m.detail ? { detail: m.detail } : {}),
+        ...(m.proposal ? { proposal: m.proposal } : {}),
+      },
     ],
   }),
+
+  'approval.settled': (m, { s }) => ({ ...s, approvals: s.approvals.filter((a) => a.id !== m.id) }),
+
+  'changes.list': (m, { s }) => ({ ...s, changes: m.files }),
 
   'ask.request': (m, { s }) => ({
     ...s,

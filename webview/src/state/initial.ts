@@ -13,6 +13,7 @@ export function initialState(): ChatState {
     meters: [],
     approvals: [],
     asks: [],
+    changes: [],
     draft: '',
     attachments: [],
     fileResults: null,
@@ -42,5 +43,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.attachments)) restored.attachments = [];
   else restored.attachments = restored.attachments.map(settleAttachment);
   if (!Array.isArray(restored.meters)) restored.meters = [];
+  if (!Array.isArray(restored.changes)) restored.changes = [];
   return restored;
 }

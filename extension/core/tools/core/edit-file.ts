@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { resolveToolPath } from '../paths';
 import { decodeText, looksBinary, numbered, splitLines } from '../text';
-import { defineTool, errorResult, okResult } from '../types';
+import { defineTool, errorResult, type ToolContext, type ToolResult } from '../types';
 import { notFoundResult } from './missing';
 import { nearestRegions } from './similar-lines';
-import { checkWritable, writerOf } from './write-target';
+import { checkWritable, commitWrite, isPrepared, type PreparedWrite } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
@@ -30,6 +30,58 @@ function lineOf(text: string, index: number): number {
   return n;
 }
 
+/** The edit worked out against the file's current text (the editor's when open), or why it cannot be made. */
+async function prepare(args: z.infer<typeof input>, ctx: ToolContext): Promise<PreparedWrite | ToolResult> {
+  const r = resolveToolPath(ctx.workspaceRoot, args.path);
+  if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
+  const bad = checkWritable(r);
+  if (bad) return bad;
+  const file = await ctx.fileReader.read(r.real, ctx.signal);
+  if (looksBinary(file.bytes)) return errorResult('binary_file', `${r.display} is a binary file; edit_file edits text only.`);
+  const { text, encodingNote } = decodeText(file.bytes);
+  if (encodingNote) return errorResult('failed', `${r.display} is ${encodingNote}; edit_file edits UTF-8 text only. Use shell (sed, iconv) for this file.`);
+  if (args.old_string === args.new_string) return errorResult('invalid_arguments', 'old_string and new_string are the same; there is nothing to change.');
+  let oldS = args.old_string;
+  let newS = args.new_string;
+  let at = occurrences(text, oldS);
+  if (at.length === 0 && text.includes('\r\n') && !oldS.includes('\r')) {
+    // The model writes \n; the file uses CRLF. Match and write in the file's own line endings.
+    oldS = oldS.replace(/\n/g, '\r\n');
+    newS = newS.replace(/\r?\n/g, '\r\n');
+    at = occurrences(text, oldS);
+  }
+  if (at.length === 0) {
+    const near = nearestRegions(splitLines(text), args.old_string);
+    const hint = near.length
+      ? ` The nearest similar text:\n${near.map((n) => `(line ${n.line}, ${Math.round(n.score * 100)}% similar)\n${n.text}`).join('\n')}\nCopy the exact text (read_file shows it) and try again.`
+      : ' Nothing similar was found; read the file again to see its current content.';
+    return errorResult('no_match', `old_string was not found in ${r.display}.${hint}`);
+  }
+  if (at.length > 1 && !args.replace_all) {
+    const lines = at.map((i) => lineOf(text, i));
+    return errorResult(
+      'multiple_matches',
+      `old_string occurs ${at.length} times in ${r.display} (at lines ${lines.join(', ')}); include more surrounding lines to make it unique, or set replace_all to true.`,
+    );
+  }
+  const updated = text.split(oldS).join(newS);
+  const bom = file.bytes.length >= 3 && UTF8_BOM.every((b, i) => file.bytes[i] === b) ? '\ufeff' : '';
+  const report = () => {
+    const first = lineOf(text, at[0]);
+    const removed = splitLines(oldS).length;
+    const added = splitLines(newS).length;
+    const newLines = splitLines(updated);
+    const snippet = newLines.slice(first - 1, first - 1 + Math.min(Math.max(added, 1), SNIPPET_LINES)).map((t, k) => numbered(first + k, t));
+    const more = added > SNIPPET_LINES ? [`[… ${added - SNIPPET_LINES} more new lines]`] : [];
+    const head =
+      at.length === 1
+        ? `edited ${r.display}: replaced ${removed} line(s) at line ${first} with ${added} line(s); the file now has ${newLines.length} lines`
+        : `edited ${r.display}: replaced ${at.length} occurrences (first at line ${first}); the file now has ${newLines.length} lines`;
+    return [head, ...snippet, ...more].join('\n');
+  };
+  return { proposal: { path: r.real, display: r.display, current: text, proposed: updated, created: false }, bom, report };
+}
+
 export const editFileTool = defineTool({
   name: TOOL.edit_file,
   traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
@@ -42,53 +94,9 @@ export const editFileTool = defineTool({
   input,
   describeCall: (a) => `edit ${a.path}`,
   approval: (a) => ({ paths: [{ path: a.path, write: true }] }),
-  async run(args, ctx) {
-    const r = resolveToolPath(ctx.workspaceRoot, args.path);
-    if (!r.exists) return notFoundResult(ctx.workspaceRoot, r);
-    const bad = checkWritable(r);
-    if (bad) return bad;
-    const file = await ctx.fileReader.read(r.real, ctx.signal);
-    if (looksBinary(file.bytes)) return errorResult('binary_file', `${r.display} is a binary file; edit_file edits text only.`);
-    const { text, encodingNote } = decodeText(file.bytes);
-    if (encodingNote) return errorResult('failed', `${r.display} is ${encodingNote}; edit_file edits UTF-8 text only. Use shell (sed, iconv) for this file.`);
-    if (args.old_string === args.new_string) return errorResult('invalid_arguments', 'old_string and new_string are the same; there is nothing to change.');
-    let oldS = args.old_string;
-    let newS = args.new_string;
-    let at = occurrences(text, oldS);
-    if (at.length === 0 && text.includes('\r\n') && !oldS.includes('\r')) {
-      // The model writes \n; the file uses CRLF. Match and write in the file's own line endings.
-      oldS = oldS.replace(/\n/g, '\r\n');
-      newS = newS.replace(/\r?\n/g, '\r\n');
-      at = occurrences(text, oldS);
-    }
-    if (at.length === 0) {
-      const near = nearestRegions(splitLines(text), args.old_string);
-      const hint = near.length
-        ? ` The nearest similar text:\n${near.map((n) => `(line ${n.line}, ${Math.round(n.score * 100)}% similar)\n${n.text}`).join('\n')}\nCopy the exact text (read_file shows it) and try again.`
-        : ' Nothing similar was found; read the file again to see its current content.';
-      return errorResult('no_match', `old_string was not found in ${r.display}.${hint}`);
-    }
-    if (at.length > 1 && !args.replace_all) {
-      const lines = at.map((i) => lineOf(text, i));
-      return errorResult(
-        'multiple_matches',
-        `old_string occurs ${at.length} times in ${r.display} (at lines ${lines.join(', ')}); include more surrounding lines to make it unique, or set replace_all to true.`,
-      );
-    }
-    const updated = text.split(oldS).join(newS);
-    const bom = file.bytes.length >= 3 && UTF8_BOM.every((b, i) => file.bytes[i] === b) ? '\ufeff' : '';
-    await writerOf(ctx).write(r.real, new TextEncoder().encode(bom + updated), ctx.signal);
-
-    const first = lineOf(text, at[0]);
-    const removed = splitLines(oldS).length;
-    const added = splitLines(newS).length;
-    const newLines = splitLines(updated);
-    const snippet = newLines.slice(first - 1, first - 1 + Math.min(Math.max(added, 1), SNIPPET_LINES)).map((t, k) => numbered(first + k, t));
-    const more = added > SNIPPET_LINES ? [`[… ${added - SNIPPET_LINES} more new lines]`] : [];
-    const head =
-      at.length === 1
-        ? `edited ${r.display}: replaced ${removed} line(s) at line ${first} with ${added} line(s); the file now has ${newLines.length} lines`
-        : `edited ${r.display}: replaced ${at.length} occurrences (first at line ${first}); the file now has ${newLines.length} lines`;
-    return okResult([head, ...snippet, ...more].join('\n'), { writtenPaths: [r.real] });
+  async propose(args, ctx) {
+    const p = await prepare(args, ctx);
+    return isPrepared(p) ? p.proposal : p;
   },
+  run: async (args, ctx, reviewed) => commitWrite(ctx, await prepare(args, ctx), reviewed),
 });

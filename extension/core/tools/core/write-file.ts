@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { resolveToolPath } from '../paths';
 import { countLines, decodeText } from '../text';
-import { defineTool, okResult } from '../types';
-import { checkWritable, writerOf } from './write-target';
+import { defineTool, type ToolContext, type ToolResult } from '../types';
+import { checkWritable, commitWrite, isPrepared, type PreparedWrite } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
@@ -11,6 +11,20 @@ const input = z.strictObject({
 });
 
 const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+
+/** The whole new content against the file's current text (the editor's when open; empty for a new file). */
+async function prepare(args: z.infer<typeof input>, ctx: ToolContext): Promise<PreparedWrite | ToolResult> {
+  const r = resolveToolPath(ctx.workspaceRoot, args.path);
+  const bad = checkWritable(r);
+  if (bad) return bad;
+  const current = r.exists ? decodeText((await ctx.fileReader.read(r.real, ctx.signal)).bytes).text : '';
+  const after = countLines(args.content);
+  return {
+    proposal: { path: r.real, display: r.display, current, proposed: args.content, created: !r.exists },
+    bom: '',
+    report: () => (r.exists ? `overwrote ${r.display} (${lines(countLines(current))} → ${lines(after)})` : `created ${r.display} (${lines(after)})`),
+  };
+}
 
 export const writeFileTool = defineTool({
   name: TOOL.write_file,
@@ -24,15 +38,9 @@ export const writeFileTool = defineTool({
   input,
   describeCall: (a) => `write ${a.path}`,
   approval: (a) => ({ summary: `write ${a.path} (${lines(countLines(a.content))})`, paths: [{ path: a.path, write: true }] }),
-  async run(args, ctx) {
-    const r = resolveToolPath(ctx.workspaceRoot, args.path);
-    const bad = checkWritable(r);
-    if (bad) return bad;
-    let before: number | undefined;
-    if (r.exists) before = countLines(decodeText((await ctx.fileReader.read(r.real, ctx.signal)).bytes).text);
-    await writerOf(ctx).write(r.real, new TextEncoder().encode(args.content), ctx.signal);
-    const after = countLines(args.content);
-    const what = before === undefined ? `created ${r.display} (${lines(after)})` : `overwrote ${r.display} (${lines(before)} → ${lines(after)})`;
-    return okResult(what, { writtenPaths: [r.real] });
+  async propose(args, ctx) {
+    const p = await prepare(args, ctx);
+    return isPrepared(p) ? p.proposal : p;
   },
+  run: async (args, ctx, reviewed) => commitWrite(ctx, await prepare(args, ctx), reviewed),
 });

@@ -1,24 +1,35 @@
-import { errorResult, type AnyTool, type ToolContext, type ToolResult } from '../types';
+import { errorResult, type AnyTool, type ApprovalRequest, type ReviewedWrite, type ToolContext, type ToolResult } from '../types';
 import { decide, settle } from './decide';
 import { callFacts } from './facts';
 
+/** Whether a call runs: no, with the result to return instead; yes, with the text the user accepted when they reviewed its proposal. */
+export type Authorization = { run: false; result: ToolResult } | { run: true; reviewed?: ReviewedWrite };
+
 /**
- * Runs the policy for one call: undefined means go ahead, otherwise the result to return instead
- * of running. When the policy asks, the approver puts the question to the user and nothing else.
+ * Runs the policy for one call. When the policy asks, a tool that proposes a change (write_file,
+ * edit_file) shows it with the question; the approver puts the question to the user and nothing else.
  */
-export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolResult | undefined> {
+export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<Authorization> {
   const decision = decide(callFacts(tool, args, ctx));
-  if (decision.kind === 'allow') return undefined;
-  if (decision.kind === 'refuse') return decision.result;
-  let answer: 'allow' | 'allowAlways' | 'deny';
-  try {
-    answer = await ctx.approver.approve(decision.request, ctx.signal);
-  } catch (e) {
-    if (ctx.signal.aborted) return errorResult('cancelled', `${tool.name} was cancelled before it ran.`);
-    return errorResult('denied', `could not ask the user to approve ${decision.request.summary} (${(e as Error).message}); the call did not run.`);
+  if (decision.kind === 'allow') return { run: true };
+  if (decision.kind === 'refuse') return { run: false, result: decision.result };
+  let request: ApprovalRequest = decision.request;
+  if (tool.propose) {
+    const proposal = await tool.propose(args, ctx);
+    if (!('proposed' in proposal)) return { run: false, result: proposal };
+    request = { ...request, proposal };
   }
-  if (ctx.signal.aborted) return errorResult('cancelled', `${tool.name} was cancelled before it ran.`);
-  const outcome = settle(decision.request, answer);
+  let reply: Awaited<ReturnType<typeof ctx.approver.approve>>;
+  try {
+    reply = await ctx.approver.approve(request, ctx.signal);
+  } catch (e) {
+    if (ctx.signal.aborted) return { run: false, result: errorResult('cancelled', `${tool.name} was cancelled before it ran.`) };
+    return { run: false, result: errorResult('denied', `could not ask the user to approve ${request.summary} (${(e as Error).message}); the call did not run.`) };
+  }
+  if (ctx.signal.aborted) return { run: false, result: errorResult('cancelled', `${tool.name} was cancelled before it ran.`) };
+  const answer = typeof reply === 'string' ? { decision: reply } : reply;
+  const outcome = settle(request, answer.decision);
   if (outcome.remember) ctx.approvals?.always.add(tool.name);
-  return outcome.run ? undefined : outcome.result;
+  if (!outcome.run) return { run: false, result: outcome.result! };
+  return request.proposal ? { run: true, reviewed: { proposal: request.proposal, text: answer.text ?? request.proposal.proposed } } : { run: true };
 }

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { useWebviewEnv } from './harness/suite';
+
+describe('webview: edit review card and changed files (issue 19)', function () {
+  const env = useWebviewEnv();
+
+  it('issue 19 review: a write card names the file with +N −M and answers Accept / Reject; answered in the diff, the card goes', async () => {
+    const chat = await env.open();
+    await chat.init();
+    const proposal = { path: 'src/app.ts', added: 3, removed: 1, created: false };
+    await chat.host({ type: 'approval.request', id: 'w1', tool: 'edit_file', summary: 'edit src/app.ts', alwaysAsk: false, proposal });
+    await chat.host({ type: 'approval.request', id: 'w2', tool: 'write_file', summary: 'write new.ts (2 lines)', alwaysAsk: false, proposal: { path: 'new.ts', added: 2, removed: 0, created: true } });
+    const cards = chat.page.locator('[data-kind="approval"]');
+    await cards.nth(1).waitFor();
+    const first = cards.nth(0).locator('[data-kind="proposal"]');
+    assert.match(await first.innerText(), /src\/app\.ts/);
+    assert.equal(await first.locator('[data-kind="line-counts"]').innerText(), '+3−1');
+    assert.match(await cards.nth(1).locator('[data-kind="proposal"]').innerText(), /new\.ts\s*\(new file\)/);
+    await cards.nth(0).getByRole('button', { name: 'Accept', exact: true }).click();
+    assert.deepEqual((await chat.waitForPosted('approval.reply'))[0], { type: 'approval.reply', id: 'w1', decision: 'allow' });
+    await chat.host({ type: 'approval.settled', id: 'w2' });
+    await cards.first().waitFor({ state: 'detached' });
+    assert.equal(await cards.count(), 0);
+  });
+
+  it('issue 19 review: Reject on a write card posts deny', async () => {
+    const chat = await env.open();
+    await chat.init();
+    await chat.host({ type: 'approval.request', id: 'w3', tool: 'edit_file', summary: 'edit a.ts', alwaysAsk: true, proposal: { path: 'a.ts', added: 1, removed: 1, created: false } });
+    await chat.page.locator('[data-kind="approval"]').getByRole('button', { name: 'Reject' }).click();
+    assert.deepEqual((await chat.waitForPosted('approval.reply'))[0], { type: 'approval.reply', id: 'w3', decision: 'deny' });
+  });
+
+  it('issue 19 keep or undo: the changed-files list opens a diff, keeps or undoes one file or all', async () => {
+    const chat = await env.open();
+    await chat.init();
+    await chat.host({
+      type: 'changes.list',
+      files: [
+        { path: 'src/a.ts', added: 2, removed: 1, created: false },
+        { path: 'src/b.ts', added: 5, removed: 0, created: true },
+      ],
+    });
+    const list = chat.page.getByRole('region', { name: 'Files changed this turn' });
+    await list.waitFor();
+    assert.match(await list.innerText(), /2 files changed/);
+    assert.equal(await list.locator('[data-path="src/a.ts"] [data-kind="line-counts"]').innerText(), '+2−1');
+    assert.match(await list.locator('[data-path="src/b.ts"]').innerText(), /\(new\)/);
+    await list.getByRole('button', { name: 'src/a.ts', exact: true }).click();
+    await list.getByRole('button', { name: 'Keep src/a.ts' }).click();
+    await list.getByRole('button', { name: 'Undo src/b.ts' }).click();
+    await list.getByRole('button', { name: 'Keep all' }).click();
+    await list.getByRole('button', { name: 'Undo all' }).click();
+    await chat.waitForPosted('changes.undo', 2);
+    const sent = (await chat.posted()).filter((m) => m.type.startsWith('changes.'));
+    assert.deepEqual(sent, [
+      { type: 'changes.open', path: 'src/a.ts' },
+      { type: 'changes.keep', path: 'src/a.ts' },
+      { type: 'changes.undo', path: 'src/b.ts' },
+      { type: 'changes.keep' },
+      { type: 'changes.undo' },
+    ]);
+    await chat.host({ type: 'changes.list', files: [] });
+    await list.waitFor({ state: 'detached' });
+  });
+});
