@@ -38,7 +38,11 @@ export function parseSkillFile(text: string): ParsedSkillFile {
   if (error) {
     // The block starts on line 2 of the file, after the opening ---.
     const before = m[1].slice(0, error.pos[0]).split('\n');
-    return { meta: {}, body, problem: `not valid YAML (line ${before.length + 1}, column ${before[before.length - 1].length + 1}): ${error.message}` };
+    // Skill files written by hand often have `description: Use when: ...`, which YAML refuses:
+    // the top-level `key: value` lines are still read as plain text, so the skill keeps its description.
+    const where = `not valid YAML (line ${before.length + 1}, column ${before[before.length - 1].length + 1}): ${error.message}`;
+    const meta = plainLines(m[1]);
+    return { meta, body, problem: Object.keys(meta).length ? `${where}; read as plain key: value lines` : where };
   }
   let value: unknown;
   try {
@@ -51,6 +55,17 @@ export function parseSkillFile(text: string): ParsedSkillFile {
   const meta: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') meta[k] = String(v);
   return { meta, body };
+}
+
+/** Top-level `key: value` lines of a block YAML refused, each value as written (one pair of surrounding quotes removed). */
+function plainLines(block: string): Record<string, string> {
+  const meta: Record<string, string> = {};
+  for (const line of block.split(/\r?\n/)) {
+    const kv = /^([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$/.exec(line);
+    if (!kv || kv[1] in meta) continue;
+    meta[kv[1]] = kv[2].replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return meta;
 }
 
 /** What of SKILL.md the index reads: the front matter is at the top. */

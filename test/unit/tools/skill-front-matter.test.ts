@@ -34,17 +34,18 @@ describe('tools: SKILL.md front matter read by the yaml package (issue 21)', () 
     assert.match(bomb.problem ?? '', /^not readable: Excessive alias count/);
   });
 
-  it('issue 21: malformed front matter gives a problem with its line and column, and keeps the body', () => {
+  it('issue 21: malformed front matter gives a problem with its line and column, keeps the body, and still reads plain key: value lines', () => {
     assert.deepEqual(parseSkillFile('---\nname: x\ndescription: Use when: the user asks\n---\nbody\n'), {
-      meta: {},
+      meta: { name: 'x', description: 'Use when: the user asks' },
       body: 'body\n',
-      problem: 'not valid YAML (line 3, column 14): Nested mappings are not allowed in compact mappings',
+      problem: 'not valid YAML (line 3, column 14): Nested mappings are not allowed in compact mappings; read as plain key: value lines',
     });
-    assert.equal(parseSkillFile('---\nname: a\nname: b\n---\n').problem, 'not valid YAML (line 3, column 1): Map keys must be unique');
+    assert.deepEqual(parseSkillFile('---\n  : [\n---\nb').meta, {}, 'nothing readable: no meta');
+    assert.equal(parseSkillFile('---\nname: a\nname: b\n---\n').problem, 'not valid YAML (line 3, column 1): Map keys must be unique; read as plain key: value lines');
     assert.equal(parseSkillFile('---\n- a\n- b\n---\n').problem, 'not a YAML mapping of key: value lines');
   });
 
-  it('issue 21: a skill with malformed front matter is listed by its folder name, the file is named in the log and in skill_view', async () => {
+  it('issue 21: a skill whose front matter YAML refuses keeps its plain description; the file is named in the log and in skill_view', async () => {
     const ws = tempDir();
     const home = tempDir('snowpea-home-');
     const saved = process.env.SNOWPEA_HOME;
@@ -53,13 +54,13 @@ describe('tools: SKILL.md front matter read by the yaml package (issue 21)', () 
       writeTree(ws, { '.snowpea/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Use when: shipping\n---\n# Deploy\nRun make ship.\n' });
       const skipped: string[] = [];
       const skills = listSkills(ws, (why) => skipped.push(why));
-      assert.deepEqual(skills.map((s) => [s.name, s.description]), [['deploy', '']]);
+      assert.deepEqual(skills.map((s) => [s.name, s.description]), [['deploy', 'Use when: shipping']]);
       assert.equal(skipped.length, 1);
       assert.match(skipped[0], /^skill front matter not read: .*[/\\]\.snowpea[/\\]skills[/\\]deploy[/\\]SKILL\.md: not valid YAML \(line 3, column 14\): Nested mappings/);
       const res = await call(makeCtx(ws), 'skill_view', { name: 'deploy' });
       assert.equal(
         res.content,
-        'skill deploy (.snowpea/skills/deploy/SKILL.md)\n[the front matter of .snowpea/skills/deploy/SKILL.md was not read: not valid YAML (line 3, column 14): Nested mappings are not allowed in compact mappings]\n\n# Deploy\nRun make ship.',
+        'skill deploy (.snowpea/skills/deploy/SKILL.md)\n[the front matter of .snowpea/skills/deploy/SKILL.md was not read: not valid YAML (line 3, column 14): Nested mappings are not allowed in compact mappings; read as plain key: value lines]\n\n# Deploy\nRun make ship.',
       );
     } finally {
       if (saved === undefined) delete process.env.SNOWPEA_HOME;
