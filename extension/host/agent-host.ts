@@ -18,6 +18,7 @@ import { ToolRegistry } from '../core/tools/registry';
 import type { PastedImage } from '../core/images/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
+import { watchEditProblems } from './edit-diagnostics';
 import { lmApiFrom } from './lm-api';
 import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
@@ -27,7 +28,11 @@ import { SessionCosts } from '../core/model/session-costs';
 import { formatIssue } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
+import { CheckpointStore } from '../core/checkpoints';
 import { WebviewPrompts } from './webview-prompts';
+import { EditSupport } from './edits';
+import type { CompactionOutcome } from '../core/context/compaction/compactor';
+import { CompactRefused } from './compact-command';
 
 
 /**
@@ -42,11 +47,16 @@ export class AgentHost implements vscode.Disposable {
   private readonly mcp: McpLifecycle;
   private store?: Promise<StateDb>;
   private agent?: Agent;
+  /** File checkpoints of the workspace folder (none in a window without one). */
+  checkpoints?: CheckpointStore;
   private agentPromise?: Promise<Agent>;
   private session?: Session;
   private running?: AbortController;
   /** The session the running turn belongs to. */
   private runningSession?: Session;
+  /** A compaction between turns (/compact, Compact Conversation) in progress, and when it has ended. */
+  private compacting?: AbortController;
+  private compactionEnded: Promise<void> = Promise.resolve();
   /** Settles when the running turn has ended (its last writes to state.db included). */
   private turnEnded: Promise<void> = Promise.resolve();
   private apiKey: string | undefined;
@@ -57,6 +67,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly listeners = new Set<(msg: HostMessage) => void>();
   readonly prompts: WebviewPrompts;
+  /** Diff review of proposed writes; Keep or Undo of the turn's auto-approved edits. */
+  readonly edits: EditSupport;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** Fires when the session, its loaded tools or the registry changed (the tools tree refreshes). */
   readonly onDidChange = this.changeEmitter.event;
@@ -73,12 +85,14 @@ export class AgentHost implements vscode.Disposable {
       workspaceRoot: () => this.workspaceRoot,
     });
     this.settings = this.reloadSettings();
-    this.prompts = new WebviewPrompts((m) => this.post(m));
+    this.edits = new EditSupport({ post: (m) => this.post(m), invalidate: (p) => this.agent?.guard.invalidatePath(p), warn: (m) => this.log.warn(m) });
+    this.prompts = new WebviewPrompts((m) => this.post(m), this.edits.review);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => (this.reloadSettings(), this.postHeader())),
       this.context.secrets.onDidChange((e) => isApiKeySecret(e.key) && void this.loadApiKey().then(() => this.postHeader())),
       this.changeEmitter,
+      this.edits,
     );
   }
 
@@ -100,6 +114,17 @@ export class AgentHost implements vscode.Disposable {
 
   isRunning(): boolean {
     return !!this.running;
+  }
+
+  /** Why the conversation cannot be restored or rewound now (checkpoint-commands.ts); undefined when it can. */
+  busyReason(): string | undefined {
+    if (this.running) return 'A turn is running: stop it or wait for it to finish.';
+    return this.compacting ? 'The conversation is being compacted: wait for it to finish.' : undefined;
+  }
+
+  /** The window's agent once started (a restore tells its repeat guard, a rewind goes through it). */
+  startedAgent(): Agent | undefined {
+    return this.agent;
   }
 
   private reloadSettings(): Settings {
@@ -213,7 +238,8 @@ export class AgentHost implements vscode.Disposable {
       registry: this.registry,
       store,
       fileReader: createEditorFileReader(),
-      fileWriter: createEditorFileWriter(),
+      fileWriter: this.edits.trackWrites(createEditorFileWriter()),
+      watchProblems: watchEditProblems,
       approver: this.prompts,
       askUser: this.prompts.askUser,
       logger: this.log,
@@ -221,12 +247,22 @@ export class AgentHost implements vscode.Disposable {
       workspaceTrusted: () => this.trusted,
       apiKey: () => this.apiKey,
       startingTools: this.mcp.startingTools(),
+      checkpoints: this.checkpointStore(),
     });
     const caps = modelCapabilities(this.settings['model.name'], this.settings);
     if (!caps.known) this.log.info(`model ${this.settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window`);
     this.disposables.push(watchForGuardInvalidation((p) => agent.guard.invalidatePath(p)), agent.onEvent((e) => this.onAgentEvent(e)));
     this.agent = agent;
     return agent;
+  }
+
+  /** Checkpoints before each message, in the extension's storage (beside state.db), never in the workspace. */
+  private checkpointStore(): CheckpointStore | undefined {
+    if (!this.workspaceRoot) return undefined;
+    const dir = path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'checkpoints');
+    const notice = (m: string) => void vscode.window.showWarningMessage(`Snowpea: ${m}`);
+    this.checkpoints = new CheckpointStore({ workspaceRoot: this.workspaceRoot, dir, settings: () => this.settings, logger: this.log, onNotice: notice });
+    return this.checkpoints;
   }
 
   private onAgentEvent(e: AgentEvent): void {
@@ -239,6 +275,7 @@ export class AgentHost implements vscode.Disposable {
     if (e.type === 'usage' && this.agent && this.session) {
       const pruned = this.agent.prompt.lastPruneStats(e.sessionId);
       const deferred = this.agent.runtime.deferredSavings(this.session);
+      const compactAt = this.agent.compactor.limit();
       this.post({
         type: 'meter',
         sessionId: e.sessionId,
@@ -247,6 +284,8 @@ export class AgentHost implements vscode.Disposable {
         cachedTokens: e.usage.cachedTokens,
         completionTokens: e.usage.completionTokens,
         contextWindow: modelCapabilities(this.settings['model.name'], this.settings).contextWindow,
+        // agent.compactAt null: never compacts (an infinite limit), so no threshold to show.
+        ...(Number.isFinite(compactAt) ? { compactAtTokens: compactAt } : {}),
         ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults, prunedCalls: pruned.prunedCalls } : {}),
         deferredTools: deferred.tools,
         deferredTokens: deferred.tokens,
@@ -254,6 +293,8 @@ export class AgentHost implements vscode.Disposable {
       });
     }
     if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
+    if (e.type === 'turn.start') this.edits.changes.turnStarted();
+    if (e.type === 'turn.end') void this.edits.changes.turnEnded();
     // A new session is titled from its first prompt when its first turn starts.
     if (e.type === 'turn.start' && e.turn === 1) this.postHeader();
   }
@@ -289,6 +330,7 @@ export class AgentHost implements vscode.Disposable {
     if (this.running && this.partialText) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: this.partialText } });
     // Approvals and questions the turn is waiting on: without them a reloaded chat would wait forever.
     if (this.running) replay.push(...this.prompts.pendingMessages());
+    replay.push(...(await this.edits.changes.messages()));
     return replay;
   }
 
@@ -305,6 +347,8 @@ export class AgentHost implements vscode.Disposable {
   }
 
   async send(text: string, images: PastedImage[] = []): Promise<void> {
+    // A message sent while the conversation is being compacted waits for it: the turn builds on the summary.
+    if (this.compacting) await this.compactionEnded;
     if (this.running) {
       this.post({ type: 'error', message: 'A turn is already running; stop it first.' });
       return;
@@ -350,6 +394,31 @@ export class AgentHost implements vscode.Disposable {
     this.running?.abort();
   }
 
+  /**
+   * /compact and Snowpea: Compact Conversation: the model summarizes the current session now; its
+   * `compaction` event reaches the chat as a turn's events do. Undefined when there is nothing to
+   * compact yet. Refused (CompactRefused) while a turn runs or without a conversation; throws
+   * ModelError('cancelled') when `controller` aborts (New Chat, Resume and Delete Session abort it
+   * too). A message sent meanwhile waits for it.
+   */
+  async compact(focus: string | undefined, controller: AbortController): Promise<CompactionOutcome | undefined> {
+    if (this.running) throw new CompactRefused('A turn is running: wait for the turn to finish or stop it, then compact.');
+    if (this.compacting) throw new CompactRefused('The conversation is being compacted already.');
+    const session = this.session;
+    if (!session) throw new CompactRefused('There is no conversation to compact yet.');
+    this.compacting = controller;
+    let ended!: () => void;
+    this.compactionEnded = new Promise((resolve) => (ended = resolve));
+    try {
+      const agent = await this.getAgent();
+      await this.loadApiKey(true);
+      return await agent.compact(session, focus, controller.signal);
+    } finally {
+      if (this.compacting === controller) this.compacting = undefined;
+      ended();
+    }
+  }
+
   /** How long New Chat, Resume and Delete Session wait for a stopped turn to end. */
   private static readonly STOP_WAIT_MS = 5000;
 
@@ -359,6 +428,7 @@ export class AgentHost implements vscode.Disposable {
    * within `ms` is detached: it finishes unseen, and the next turn is not refused because of it.
    */
   private async stopTurn(ms = AgentHost.STOP_WAIT_MS): Promise<void> {
+    this.compacting?.abort();
     const turn = this.running;
     if (!turn) return;
     turn.abort();
@@ -448,6 +518,7 @@ export class AgentHost implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     this.stop();
+    this.compacting?.abort();
     // The stopped turn stores its round (cancelled results) before the store closes; at most 2 s.
     await Promise.race([this.turnEnded, new Promise<void>((r) => setTimeout(r, 2000).unref())]);
     for (const d of this.disposables) d.dispose();

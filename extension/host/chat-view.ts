@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type HostMessage, type WebviewMessage } from '../protocol';
 import type { Logger } from '../core/log';
 import type { AgentHost } from './agent-host';
+import { compactConversation } from './compact-command';
+import { restoreCheckpoint } from './checkpoint-commands';
 import { insertCodeAtCursor } from './editor-actions';
 import { WorkspaceFileIndex } from './workspace-files';
 import { createNonce, renderWebviewHtml } from './webview-html';
@@ -36,8 +38,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     newChat: async () => this.reset(await this.host.newChat()),
     'approval.reply': (m) => this.host.prompts.replyApproval(m.id, m.decision),
     'ask.reply': (m) => this.host.prompts.replyAsk(m.id, m.answer),
+    'changes.keep': (m) => this.host.edits.changes.keep(m.path),
+    'changes.undo': (m) => this.host.edits.changes.undo(m.path),
+    'changes.open': (m) => this.host.edits.changes.open(m.path),
     retry: () => this.host.retry(),
     history: async () => void (await vscode.commands.executeCommand('snowpea.resumeSession')),
+    compact: (m) => compactConversation(this.host, this.log, m.focus),
+    'checkpoint.restore': async (m) => {
+      const replay = await restoreCheckpoint(this.host, this.log, m);
+      if (replay.length) this.reset(replay);
+    },
     runCommand: async (m) => void (await vscode.commands.executeCommand(m.command)),
     insertCode: (m) => insertCodeAtCursor(m.code, m.language),
     'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await this.files.query(m.query) }),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { closeAllBrowsers } from '../core/browser';
 import type { AgentHost } from './agent-host';
 import { attachFiles } from './attach-commands';
+import { compactConversation } from './compact-command';
 import { showMcpServers } from './mcp-host';
 import { originOf } from '../core/model/key-origin';
 import { apiKeySecretFor } from './api-key';
@@ -39,6 +40,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.exportSession': () => exportSession(d.host, d.chat),
     'snowpea.deleteSession': () => deleteSession(d.host, d.chat),
     'snowpea.selectModel': () => selectModel(d.host),
+    'snowpea.compactConversation': () => compactConversation(d.host, d.log),
     'snowpea.attachImage': () => attachFiles(d.chat, true),
     'snowpea.attachFile': () => attachFiles(d.chat, false),
     'snowpea.showMcpServers': () => showMcpServers(d.host.mcpManager()),
@@ -47,6 +49,10 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
       void vscode.window.showInformationMessage('Snowpea: browser closed.');
     },
     ...toolCommandTable(d.host),
+    'snowpea.review.accept': (uri) => d.host.edits.review.answer('allow', uri),
+    'snowpea.review.reject': (uri) => d.host.edits.review.answer('deny', uri),
+    'snowpea.changes.keepAll': () => d.host.edits.changes.keep(),
+    'snowpea.changes.undoAll': () => d.host.edits.changes.undo(),
     'snowpea.setApiKey': async () => {
       const baseUrl = d.host.currentSettings()['model.baseUrl'];
       const secret = apiKeySecretFor(baseUrl);

@@ -2,25 +2,30 @@ import type { Message } from '../core/agent/messages';
 import { typedText } from '../core/images/compose';
 import type { TranscriptEntry } from '../protocol';
 import { TOOL } from '../core/tools/names';
+import { displayView, isCompaction, type CompactionMessage } from '../core/context/compaction/view';
 
 type ToolEntry = Extract<TranscriptEntry, { role: 'tool' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
+type CompactionEntry = Extract<TranscriptEntry, { role: 'compaction' }>;
 
 /**
  * The stored transcript as the webview replays it, as the live view showed it: what the user
  * typed with their images (not the files an `@path` inlined, nor the notes about refused
- * attachments), text, tool cards with the result the model saw, and after a card the chip of
- * the deferred tools that call loaded.
+ * attachments), text, tool cards with the result the model saw, after a card the chip of
+ * the deferred tools that call loaded, and a compaction's divider where it happened. Messages a
+ * rewind took back are left out; each user message keeps its turn number over the whole transcript.
  */
 export function toTranscript(messages: Message[]): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   const calls = new Map<string, ToolEntry>();
   const loaded = new Map<ToolEntry, string[]>();
-  for (const m of messages) {
+  const turns = userTurns(messages);
+  for (const m of displayView(messages)) {
     if (m.role === 'user') {
+      if (isCompaction(m)) out.push(compactionEntry(m));
       if (m.attachedBy) continue;
       const images = typeof m.content === 'string' ? [] : m.content.flatMap((p) => (p.type === 'image' ? [{ name: p.name, mime: p.mime, width: p.width, height: p.height }] : []));
-      out.push({ role: 'user', text: typedText(m.content), ...(images.length ? { images } : {}) });
+      out.push({ role: 'user', text: typedText(m.content), ...(images.length ? { images } : {}), turn: turns.get(m) });
     } else if (m.role === 'assistant') {
       if (m.content) out.push({ role: 'assistant', text: m.content });
       for (const c of m.toolCalls ?? []) {
@@ -41,6 +46,23 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
     const tools = e.role === 'tool' ? loaded.get(e) : undefined;
     return tools ? [e, { role: 'tools.loaded', tools }] : [e];
   });
+}
+
+/** The turn of each of the user's own messages: counted from 1 as Session.turn counts them (attachments, compactions and rewinds left out). */
+function userTurns(messages: readonly Message[]): Map<Message, number> {
+  const turns = new Map<Message, number>();
+  for (const m of messages) if (m.role === 'user' && !m.attachedBy) turns.set(m, turns.size + 1);
+  return turns;
+}
+
+/** Where the summary starts in a stored compaction's content (after the head requests carry, instruction.ts summaryMessage). */
+const SUMMARY_HEAD = /^\[Summary of the conversation so far:[^\n]*\]\n\n/;
+
+/** The divider of a stored compaction, as the live `compaction` event drew it. */
+function compactionEntry(m: CompactionMessage): CompactionEntry {
+  const r = m.compaction;
+  const summary = r.trigger === 'fallback' ? '' : typedText(m.content).replace(SUMMARY_HEAD, '');
+  return { role: 'compaction', trigger: r.trigger, tokensBefore: r.tokensBefore, tokensAfter: r.tokensAfter, rounds: r.rounds, summary, ...(r.focus ? { focus: r.focus } : {}) };
 }
 
 /**

@@ -18,7 +18,8 @@ export const imageMetaSchema = z.object({
 
 /** One stored message of a session, replayed on resume or after the webview reloaded. */
 export const transcriptEntrySchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional() }),
+  /** `turn`: which of the user's messages it is (from 1, over the whole stored transcript); Restore names it. */
+  z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional(), turn: z.number().int().positive().optional() }),
   z.object({ role: z.literal('assistant'), text: z.string() }),
   z.object({
     role: z.literal('tool'),
@@ -36,7 +37,20 @@ export const transcriptEntrySchema = z.discriminatedUnion('role', [
   }),
   /** Deferred tools a call loaded (tool_search, or a direct call that loaded itself): the chip after that call's card. */
   z.object({ role: z.literal('tools.loaded'), tools: z.array(z.string()).min(1) }),
+  /** A compaction where it happened: the chat's divider (`summary` is '' for the fallback, which dropped the rounds). */
+  z.object({
+    role: z.literal('compaction'),
+    trigger: z.enum(['auto', 'manual', 'overflow', 'fallback']),
+    tokensBefore: z.number().int().nonnegative(),
+    tokensAfter: z.number().int().nonnegative(),
+    rounds: z.number().int().nonnegative(),
+    summary: z.string(),
+    focus: z.string().optional(),
+  }),
 ]);
+
+/** One file a turn's auto-approved edits changed: its path as shown, line counts against the turn's start, created by the agent. */
+export const changedFileSchema = z.object({ path: z.string(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative(), created: z.boolean() });
 
 /** What the chat's header and notices show of a session and the window: `init` carries it, `header` updates it. */
 const headerFields = {
@@ -74,7 +88,13 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     alwaysAsk: z.boolean().optional(),
     /** The whole call (pretty-printed arguments), shown in full in a scrollable block. */
     detail: z.string().max(1_000_000).optional(),
+    /** A write under review (its diff is open in the editor): the file and its line counts. */
+    proposal: z.object({ path: z.string(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative(), created: z.boolean() }).optional(),
   }),
+  /** An approval was answered elsewhere (the diff editor's Accept or Reject, or the diff was closed): its card goes. */
+  z.object({ type: z.literal('approval.settled'), id: z.string() }),
+  /** Files the turn's auto-approved edits changed, for Keep or Undo (empty: none left to decide). */
+  z.object({ type: z.literal('changes.list'), files: z.array(changedFileSchema) }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   /** A quiet line in the chat: workspace settings Snowpea ignored, a workspace at the home folder. */
@@ -107,3 +127,4 @@ export type HostMessageType = HostMessage['type'];
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 export type ImageMeta = z.infer<typeof imageMetaSchema>;
 export type InitMessage = Extract<HostMessage, { type: 'init' }>;
+export type ChangedFile = z.infer<typeof changedFileSchema>;

@@ -20,6 +20,8 @@ export const meterMessageSchema = z.object({
   completionTokens: count.optional(),
   /** The model's context window in tokens, to show how full it is. */
   contextWindow: z.number().int().positive().optional(),
+  /** Estimated input tokens above which a request compacts the conversation first (agent.compactAt of the window, less the answer budget). */
+  compactAtTokens: z.number().int().positive().optional(),
   /** Characters of older tool results replaced by their pruning stubs in this request. */
   prunedChars: count.optional(),
   /** How many tool results were pruned in this request. */

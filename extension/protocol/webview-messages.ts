@@ -37,6 +37,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('approval.reply'), id: z.string(), decision: z.enum(approvalDecisions) }),
   z.object({ type: z.literal('ask.reply'), id: z.string(), answer: z.string() }),
+  /** The changed-files list: Keep or Undo one file (`path` as listed) or, without a path, all; open its diff against the turn's start. */
+  z.object({ type: z.literal('changes.keep'), path: z.string().optional() }),
+  z.object({ type: z.literal('changes.undo'), path: z.string().optional() }),
+  z.object({ type: z.literal('changes.open'), path: z.string() }),
   /** Run the last prompt again (after a provider error); the host re-sends it as a new turn. */
   z.object({ type: z.literal('retry') }),
   /** Insert a code block from the chat at the cursor of the active editor. */
@@ -50,6 +54,13 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('files.query'), query: z.string().max(MAX_FILE_QUERY_CHARS) }),
   /** Open the session history (the host's Resume Session picker). */
   z.object({ type: z.literal('history') }),
+  /** `/compact [focus]` in the composer: compact the conversation now, the summary keeping `focus` in particular. */
+  z.object({ type: z.literal('compact'), focus: z.string().max(MAX_SEND_TEXT_CHARS).optional() }),
+  /**
+   * A user message's restore action: put the files back as they were before the message of `turn`
+   * (its checkpoint) and, with `rewind`, take the conversation back to before it too.
+   */
+  z.object({ type: z.literal('checkpoint.restore'), sessionId: z.string(), turn: z.number().int().positive(), rewind: z.boolean() }),
   /** A button of the setup card: one of the few palette commands the chat may run (workbench.trust.manage: Manage Workspace Trust). */
   z.object({ type: z.literal('runCommand'), command: z.enum(['snowpea.setApiKey', 'snowpea.selectModel', 'snowpea.openSettings', 'workbench.trust.manage']) }),
 ]);

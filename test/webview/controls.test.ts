@@ -30,11 +30,11 @@ describe('webview: chips, meter, banners, retry, code blocks and the header', fu
     await chat.events({ type: 'usage', round: 2, usage: { promptTokens: 12_400, completionTokens: 40, cachedTokens: 9_920 } });
     await chat.host({ type: 'meter', sessionId: 's1', round: 2, promptTokens: 12_400, cachedTokens: 9_920, contextWindow: 128_000, prunedChars: 48_210, prunedResults: 3, deferredTools: 18, deferredTokens: 5_300 });
     await chat.page.locator('[data-kind="meter"]', { hasText: 'pruned' }).waitFor();
-    assert.equal(await meter.innerText(), '12k in of 128k · 80% cached · 48k chars pruned · 18 tools deferred');
+    assert.equal(await meter.innerText(), '10% of 128k · 80% cached · 48k chars pruned · 18 tools deferred');
     assert.match((await meter.getAttribute('title')) ?? '', /pruning saved 48,210 chars in 3 older tool results; 18 deferred tools not sent \(~5\.3k tokens of schemas\)/);
     await meter.click();
     const rounds = chat.page.locator('[data-kind="meter-rounds"] li');
-    assert.deepEqual(await rounds.allInnerTexts(), ['R2 12k in of 128k · 80% cached · 48k chars pruned · 18 tools deferred', 'R1 8.2k in · 0% cached']);
+    assert.deepEqual(await rounds.allInnerTexts(), ['R2 10% of 128k · 80% cached · 48k chars pruned · 18 tools deferred', 'R1 8.2k in · 0% cached']);
   });
 
   it('shows the estimated cost of the round and the session, and what sending everything would have cost', async () => {

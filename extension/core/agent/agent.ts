@@ -70,6 +70,8 @@ export interface AgentOptions {
   startingTools?: StartingTools;
   /** File checkpoints before each user message (absent: none are kept). */
   checkpoints?: CheckpointSeam;
+  /** VS Code: watches an edited file's diagnostics so write_file/edit_file report the problems they introduced. */
+  watchProblems?: ToolContext['watchProblems'];
 }
 
 /**
@@ -353,6 +355,7 @@ export class Agent implements Disposable {
       workspaceTrusted: this.opts.workspaceTrusted?.() ?? true,
       approvals: this.approvals,
       apiKey: this.opts.apiKey,
+      watchProblems: this.opts.watchProblems,
       userTexts: () => this.userTexts(session),
       attachments: {
         supportsImages: this.supportsImages(),

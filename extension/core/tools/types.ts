@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ContentPart, ImageRef } from '../agent/messages';
 import type { Settings } from '../settings/schema';
+import type { ProblemWatch } from './problems-introduced';
 
 /** Permission tags, shown to the user and used by the approver. */
 export type Permission = 'read' | 'write' | 'exec' | 'network' | 'interact' | 'agent';
@@ -78,6 +79,33 @@ export interface ApprovalRequest {
   alwaysAsk: boolean;
   /** The whole call (pretty-printed arguments of exec and network tools) when the summary is shorter: shown in full, never cut. */
   detail?: string;
+  /** The file change the call would make (write_file, edit_file), for the user to review and edit before it lands. */
+  proposal?: WriteProposal;
+}
+
+/** A file write shown to the user before it lands: the file's text now and as the call would leave it. */
+export interface WriteProposal {
+  /** The file's real path. */
+  path: string;
+  /** The path as the user reads it (workspace-relative inside the workspace). */
+  display: string;
+  /** The text now: the open document's (unsaved edits included) or the disk's; '' for a new file. */
+  current: string;
+  proposed: string;
+  /** The file does not exist yet. */
+  created: boolean;
+}
+
+/** An answer to a request with a proposal: the decision and, when the user accepted it, the text as they left it (they may have changed it). */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  text?: string;
+}
+
+/** What a call whose proposal the user accepted writes: their text, and the proposal they were shown. */
+export interface ReviewedWrite {
+  proposal: WriteProposal;
+  text: string;
 }
 
 /** The user's answer: once, always for this tool (window or run; ignored for requests that always ask), or no. */
@@ -94,12 +122,14 @@ export interface ApprovalState {
 }
 
 export interface Approver {
-  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** A request with a proposal may be answered with the text the user accepted (ApprovalAnswer). */
+  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | ApprovalAnswer>;
 }
 
 /** Writes a file; the VS Code host may route it through the open document. Default: the disk. */
 export interface FileWriter {
-  write(absPath: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void>;
+  /** `reviewed`: the user accepted this exact text in a review (the host lists only unreviewed edits for Keep/Undo). */
+  write(absPath: string, bytes: Uint8Array, signal?: AbortSignal, opts?: { reviewed?: boolean }): Promise<void>;
 }
 
 /** Session modes: `code` runs every tool; `plan` and `ask` are read-only. */
@@ -144,6 +174,8 @@ export interface ToolContext {
   attachments?: ToolAttachments;
   /** The API key for model.baseUrl (media tools call the same endpoint); absent or empty for endpoints that need none. */
   apiKey?(): string | undefined | Promise<string | undefined>;
+  /** VS Code: the file's diagnostics around a write (problems an edit introduced); absent without language services (CLI) or for files none checks. */
+  watchProblems?(absPath: string, signal: AbortSignal): Promise<ProblemWatch | undefined>;
 }
 
 /** The attachment store as tools reach it. The add functions throw an ImageError (code + message naming the file). */
@@ -212,7 +244,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   describeCall?(args: z.infer<S>): string;
   /** Declares the paths and summary the approval policy judges; without it only the permission counts. */
   approval?(args: z.infer<S>, ctx: ToolContext): ApprovalScope;
-  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * The change the call would make, shown to the user when the policy asks (never otherwise). A
+   * ToolResult instead ends the call without asking: it would fail or change nothing.
+   */
+  propose?(args: z.infer<S>, ctx: ToolContext): Promise<WriteProposal | ToolResult>;
+  /** `reviewed`: the user accepted the call's proposal, possibly changed; the tool writes exactly that text. */
+  run(args: z.infer<S>, ctx: ToolContext, reviewed?: ReviewedWrite): Promise<ToolResult>;
 }
 
 export function defineTool<S extends z.ZodType>(t: ToolDefinition<S>): ToolDefinition<S> {

@@ -94,9 +94,53 @@ describe('host: the transcript a webview replays', () => {
 
     const users = toTranscript(stored(s).messages).filter((e) => e.role === 'user');
     assert.deepEqual(users, [
-      { role: 'user', text: typed, images: [{ name: 'shot.png', mime: 'image/png', width: 64, height: 32 }] },
-      { role: 'user', text: 'plain follow-up' },
-      { role: 'user', text: '', images: [{ name: 'only.png', mime: 'image/png', width: 64, height: 32 }] },
+      { role: 'user', text: typed, images: [{ name: 'shot.png', mime: 'image/png', width: 64, height: 32 }], turn: 1 },
+      { role: 'user', text: 'plain follow-up', turn: 2 },
+      { role: 'user', text: '', images: [{ name: 'only.png', mime: 'image/png', width: 64, height: 32 }], turn: 3 },
     ]);
+  });
+
+  it('issue 20: a compaction replays as a divider where it happened, with the numbers and the summary of the live event', async () => {
+    h = await createHarness({ files: { 'a.txt': 'alpha\n'.repeat(200) } });
+    const s = h.agent.newSession();
+    h.server.enqueue({ toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: 'read it' });
+    await h.agent.runTurn(s, 'read a.txt', new AbortController().signal);
+    h.server.enqueue({ text: '## Task\nread **a.txt**\n\n## Next\nnothing' });
+    await h.agent.compact(s, 'keep the API design', new AbortController().signal);
+    h.server.enqueue({ text: 'next' });
+    await h.agent.runTurn(s, 'what next?', new AbortController().signal);
+
+    const live = h.events.find((e) => e.type === 'compaction');
+    assert.ok(live?.type === 'compaction');
+    const replay = toTranscript(stored(s).messages);
+    assert.deepEqual(
+      replay.map((e) => e.role),
+      ['user', 'tool', 'assistant', 'compaction', 'user', 'assistant'],
+      'the divider after the rounds it summarized, before the next prompt; the summary is not shown as a user message',
+    );
+    assert.deepEqual(replay[3], {
+      role: 'compaction',
+      trigger: 'manual',
+      tokensBefore: live.tokensBefore,
+      tokensAfter: live.tokensAfter,
+      rounds: live.rounds,
+      summary: '## Task\nread **a.txt**\n\n## Next\nnothing',
+      focus: 'keep the API design',
+    });
+    assert.equal(live.summary, (replay[3] as { summary: string }).summary, 'the replayed summary is the one the live divider showed');
+  });
+
+  it('issue 20: a fallback compaction replays as a divider with no summary, like the live one', async () => {
+    h = await createHarness({ maxRetries: 0 });
+    const s = h.agent.newSession();
+    h.server.enqueue({ text: 'one' });
+    await h.agent.runTurn(s, 'hello', new AbortController().signal);
+    h.server.enqueue({ fault: { status: 500, message: 'summary backend down' } });
+    const out = await h.agent.compact(s, undefined, new AbortController().signal);
+    assert.equal(out?.record.trigger, 'fallback');
+
+    const divider = toTranscript(stored(s).messages).find((e) => e.role === 'compaction');
+    assert.deepEqual(divider, { role: 'compaction', trigger: 'fallback', tokensBefore: out.record.tokensBefore, tokensAfter: out.record.tokensAfter, rounds: 1, summary: '' });
+    assert.equal(out.summary, '', 'the live event carries no summary either');
   });
 });

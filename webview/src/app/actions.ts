@@ -3,11 +3,16 @@ import type { Bridge } from '../bridge/vscode-api';
 import type { Store } from '../state/store';
 import type { ChatAction, ChatState } from '../state/types';
 import { createAttachActions, type AttachActions } from './attach-actions';
+import { parseSlashCommand } from './slash-commands';
 
 /** What the UI can do: each updates the local state and/or tells the host, never both by hand in a component. */
 export interface ChatActions extends AttachActions {
   setDraft(text: string): void;
-  /** Sends the draft and its ready images; false when there was nothing to send, a turn runs or an image is still being prepared. */
+  /**
+   * Sends the draft and its ready images; false when there was nothing to send, a turn runs or an
+   * image is still being prepared. `/compact [focus]` asks the host to compact the conversation
+   * instead (even while a turn runs: the host says why it cannot); attached images stay.
+   */
   send(): boolean;
   stop(): void;
   newChat(): void;
@@ -19,9 +24,17 @@ export interface ChatActions extends AttachActions {
   runCommand(command: 'snowpea.setApiKey' | 'snowpea.selectModel' | 'snowpea.openSettings' | 'workbench.trust.manage'): void;
   dismissLoop(): void;
   toggleTool(id: string): void;
+  /** Opens or closes a compaction divider's summary. */
+  toggleCompaction(id: string): void;
   replyApproval(id: string, decision: ApprovalDecision): void;
   replyAsk(id: string, answer: string): void;
+  /** The changed-files list: keep or undo one file (as listed) or, without a path, all; open a file's diff. */
+  keepChanges(path?: string): void;
+  undoChanges(path?: string): void;
+  openChange(path: string): void;
   insertCode(code: string, language?: string): void;
+  /** A user message's restore action: files back to before the message of `turn`; `rewind` takes the conversation back too (the host confirms first). */
+  restoreCheckpoint(turn: number, rewind: boolean): void;
   /** Asks the host for workspace files matching `query` (the `@` popup); repeated queries are not re-sent. */
   queryFiles(query: string): void;
   /** The popup closed: the next query is sent even if it repeats the last one (files may have changed). */
@@ -35,6 +48,12 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     setDraft: (text) => store.dispatch({ type: 'draft.set', text }),
     send() {
       const { draft, running, attachments } = store.getState();
+      const slash = parseSlashCommand(draft);
+      if (slash) {
+        if (!bridge.post({ type: 'compact', ...(slash.focus ? { focus: slash.focus } : {}) })) return false;
+        store.dispatch({ type: 'draft.set', text: '' });
+        return true;
+      }
       if (running || attachments.some((a) => a.status === 'processing')) return false;
       const images = attachments.flatMap((a) => (a.status === 'ready' ? [a.image] : []));
       const text = draft.trim();
@@ -58,6 +77,7 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     },
     dismissLoop: () => store.dispatch({ type: 'loop.dismissed' }),
     toggleTool: (id) => store.dispatch({ type: 'tool.toggle', id }),
+    toggleCompaction: (id) => store.dispatch({ type: 'compaction.toggle', id }),
     replyApproval(id, decision) {
       bridge.post({ type: 'approval.reply', id, decision });
       store.dispatch({ type: 'approval.answered', id });
@@ -66,7 +86,14 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
       bridge.post({ type: 'ask.reply', id, answer });
       store.dispatch({ type: 'ask.answered', id });
     },
+    keepChanges: (path) => void bridge.post({ type: 'changes.keep', ...(path === undefined ? {} : { path }) }),
+    undoChanges: (path) => void bridge.post({ type: 'changes.undo', ...(path === undefined ? {} : { path }) }),
+    openChange: (path) => void bridge.post({ type: 'changes.open', path }),
     insertCode: (code, language) => void bridge.post({ type: 'insertCode', code, ...(language ? { language } : {}) }),
+    restoreCheckpoint(turn, rewind) {
+      const session = store.getState().session;
+      if (session?.id && !store.getState().running) bridge.post({ type: 'checkpoint.restore', sessionId: session.id, turn, rewind });
+    },
     queryFiles(query) {
       if (query === lastQuery) return;
       lastQuery = query;

@@ -1,5 +1,6 @@
 import { useChat } from '../app/context';
 import type { ChatState } from '../state/types';
+import { compactionLabel } from './compaction/compaction-format';
 
 /** What a screen reader hears when the turn changes state; the virtualized transcript itself stays quiet. */
 function announcement(s: ChatState): string {
@@ -9,6 +10,7 @@ function announcement(s: ChatState): string {
   const last = s.items[s.items.length - 1];
   if (last?.kind === 'error') return `Error: ${last.message}`;
   if (last?.kind === 'assistant') return 'Snowpea replied.';
+  if (last?.kind === 'compaction') return `${compactionLabel(last)}.`;
   return '';
 }
 

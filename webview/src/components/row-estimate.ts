@@ -14,6 +14,7 @@ const estimates: { [K in TranscriptItemKind]: (item: Extract<TranscriptItem, { k
   'tools.loaded': () => 22,
   error: () => 34,
   notice: () => 20,
+  compaction: (i) => (i.expanded ? 24 + LINE * Math.max(2, Math.ceil(i.summary.length / CHARS_PER_LINE)) : 24),
 };
 
 export function estimateRow(item: TranscriptItem | undefined): number {

@@ -5,6 +5,7 @@ import {
   appendItem,
   capTail,
   closeAssistantText,
+  insertItemAt,
   lastIndexWhere,
   replaceItemAt,
   settleItems,
@@ -21,12 +22,12 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
     const pending = lastIndexWhere(base.items, (i) => i.kind === 'user' && i.pending === true);
     if (pending >= 0) {
       const { pending: _confirmed, ...confirmed } = base.items[pending] as UserItem;
-      return replaceItemAt(base, pending, confirmed);
+      return replaceItemAt(base, pending, { ...confirmed, turn: e.turn });
     }
     // Retry repeats the last prompt, which the transcript shows already.
     if (s.retrying && lastUserText(s) === e.prompt) return base;
     // A turn this webview did not start (another view, the palette, a replay): show its prompt.
-    return e.prompt ? appendItem(base, { kind: 'user', text: e.prompt }) : base;
+    return e.prompt ? appendItem(base, { kind: 'user', text: e.prompt, turn: e.turn }) : base;
   },
 
   'round.start': (_e, { s }) => (s.retry ? { ...s, retry: null } : s),
@@ -78,6 +79,24 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
       retryable: !notRetryable.has(e.kind ?? ''),
       ...(e.kind ? { errorKind: e.kind } : {}),
     }),
+
+  compaction: (e, { s }) => {
+    const closed = closeAssistantText(s);
+    const divider = {
+      kind: 'compaction' as const,
+      trigger: e.trigger,
+      tokensBefore: e.tokensBefore,
+      tokensAfter: e.tokensAfter,
+      rounds: e.rounds,
+      summary: e.summary,
+      ...(e.focus ? { focus: e.focus } : {}),
+      ...(e.failure ? { failure: e.failure } : {}),
+    };
+    // A message sent during /compact waits for it: the divider goes before it, where a replay has it.
+    const last = closed.items.length - 1;
+    const waiting = closed.items[last]?.kind === 'user' && (closed.items[last] as UserItem).pending === true;
+    return waiting ? insertItemAt(closed, last, divider) : appendItem(closed, divider);
+  },
 
   'turn.end': (e, { s, at }) => {
     const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [] };

@@ -13,6 +13,12 @@ export function appendItem(state: ChatState, item: NewItem): ChatState {
   return { ...state, items: [...state.items, withId], nextId: state.nextId + 1 };
 }
 
+/** Inserts before `index` (as appendItem would append). */
+export function insertItemAt(state: ChatState, index: number, item: NewItem): ChatState {
+  const withId = { ...item, id: `i${state.nextId}` } as TranscriptItem;
+  return { ...state, items: [...state.items.slice(0, index), withId, ...state.items.slice(index)], nextId: state.nextId + 1 };
+}
+
 export function replaceItemAt(state: ChatState, index: number, item: TranscriptItem): ChatState {
   const items = state.items.slice();
   items[index] = item;
@@ -80,9 +86,13 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
   let next = firstId;
   const id = () => `i${next++}`;
   const items = entries.map((e): TranscriptItem => {
-    if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}) };
+    if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}), ...(e.turn ? { turn: e.turn } : {}) };
     if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, streaming: false };
     if (e.role === 'tools.loaded') return { kind: 'tools.loaded', id: id(), tools: e.tools };
+    if (e.role === 'compaction') {
+      const { role: _role, ...divider } = e;
+      return { kind: 'compaction', id: id(), ...divider };
+    }
     const status = e.ok === undefined ? (running ? 'running' : 'stopped') : e.ok ? 'ok' : 'error';
     return {
       kind: 'tool',

@@ -30,6 +30,12 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
     return item?.kind === 'tool' ? replaceItemAt(s, index, { ...item, expanded: !item.expanded }) : s;
   },
 
+  'compaction.toggle': (a, s) => {
+    const index = s.items.findIndex((i) => i.id === a.id);
+    const item = s.items[index];
+    return item?.kind === 'compaction' ? replaceItemAt(s, index, { ...item, expanded: !item.expanded }) : s;
+  },
+
   'loop.dismissed': (_a, s) => ({ ...s, loop: null }),
 
   'approval.answered': (a, s) => ({ ...s, approvals: s.approvals.filter((r) => r.id !== a.id) }),

@@ -1,4 +1,4 @@
-import type { HostMessage, ImageMeta, OutgoingImage } from '../../../extension/protocol';
+import type { ChangedFile, HostMessage, ImageMeta, OutgoingImage } from '../../../extension/protocol';
 
 /** What the chat shows. Everything here can be rebuilt from the host (init + transcript + events). */
 
@@ -7,6 +7,8 @@ export interface UserItem {
   id: string;
   text: string;
   images?: ImageMeta[];
+  /** Which of the user's messages it is (from 1): its checkpoint for Restore. Absent until the host confirms it. */
+  turn?: number;
   /** Sent from this webview, not yet confirmed by the host's `turn.start`. */
   pending?: boolean;
 }
@@ -70,7 +72,24 @@ export interface NoticeItem {
   text: string;
 }
 
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | ToolsLoadedItem | ErrorItem | NoticeItem;
+/** The divider where the conversation was compacted; it opens to the summary later requests carry. */
+export interface CompactionItem {
+  kind: 'compaction';
+  id: string;
+  trigger: 'auto' | 'manual' | 'overflow' | 'fallback';
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Model rounds the summary stands for. */
+  rounds: number;
+  /** '' for the fallback, which dropped the oldest rounds instead. */
+  summary: string;
+  focus?: string;
+  /** Why the summary failed (the live event of a fallback only; the stored session does not keep it). */
+  failure?: string;
+  expanded?: boolean;
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | ToolsLoadedItem | ErrorItem | NoticeItem | CompactionItem;
 export type TranscriptItemKind = TranscriptItem['kind'];
 
 export interface SessionInfo {
@@ -91,6 +110,8 @@ export interface ApprovalRequest {
   alwaysAsk?: boolean;
   /** The whole call (full arguments), when the summary is shorter. */
   detail?: string;
+  /** A write under review in the editor's diff: the file and its line counts. */
+  proposal?: { path: string; added: number; removed: number; created: boolean };
 }
 
 export interface AskRequest {
@@ -127,6 +148,8 @@ export interface RoundMeter {
   /** Counted with the model's tokenizer (the editor's language models report no usage). */
   estimated?: boolean;
   contextWindow?: number;
+  /** Estimated input tokens above which a request compacts the conversation first. */
+  compactAtTokens?: number;
   prunedChars?: number;
   prunedResults?: number;
   deferredTools?: number;
@@ -152,6 +175,8 @@ export interface ChatState {
   meters: RoundMeter[];
   approvals: ApprovalRequest[];
   asks: AskRequest[];
+  /** Files the last turn's auto-approved edits changed, waiting for Keep or Undo. */
+  changes: ChangedFile[];
   /** The composer's text, kept so it survives hide/show. */
   draft: string;
   /** Images in the composer, in the order they were added. */
@@ -171,6 +196,7 @@ export type LocalAction =
   | { type: 'stop.requested' }
   | { type: 'retry.requested' }
   | { type: 'tool.toggle'; id: string }
+  | { type: 'compaction.toggle'; id: string }
   | { type: 'attachment.add'; id: string; name: string; size: number }
   | { type: 'attachment.done'; id: string; result: Exclude<Attachment, { status: 'processing' }> }
   | { type: 'attachment.remove'; id: string }

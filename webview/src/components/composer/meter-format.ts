@@ -18,11 +18,23 @@ export function cachedPercent(m: RoundMeter): number {
   return m.promptTokens > 0 ? Math.round((m.cachedTokens / m.promptTokens) * 100) : 0;
 }
 
-/** The compact parts of one round's meter, in display order; absent savings are left out. */
+/** `n` as a whole percentage of the context window. */
+function windowPercent(n: number, window: number): number {
+  return Math.round((n / window) * 100);
+}
+
+/**
+ * The compact parts of one round's meter, in display order; absent savings are left out. With
+ * the window known, how full the request made it (the tokens are in the details) and the fill at
+ * which a request compacts the conversation first.
+ */
 export function meterParts(m: RoundMeter): string[] {
   const approx = m.estimated ? '~' : '';
-  const parts = [`${approx}${formatTokens(m.promptTokens)} in`, `${cachedPercent(m)}% cached`];
-  if (m.contextWindow) parts[0] += ` of ${formatTokens(m.contextWindow)}`;
+  const parts = m.contextWindow
+    ? [`${approx}${windowPercent(m.promptTokens, m.contextWindow)}% of ${formatTokens(m.contextWindow)}`]
+    : [`${approx}${formatTokens(m.promptTokens)} in`];
+  if (m.contextWindow && m.compactAtTokens) parts.push(`compacts at ${windowPercent(m.compactAtTokens, m.contextWindow)}%`);
+  parts.push(`${cachedPercent(m)}% cached`);
   if (m.prunedChars) parts.push(`${formatTokens(m.prunedChars)} chars pruned`);
   if (m.deferredTools) parts.push(`${m.deferredTools} tools deferred`);
   if (m.cost) parts.push(`~${formatUsd(m.cost.round)} (session ${formatUsd(m.cost.session)})`);
@@ -36,7 +48,11 @@ export function meterDetails(m: RoundMeter): string {
   ];
   if (m.estimated) lines[0] += ', counted with the model\'s tokenizer (the editor reports no usage; caching unknown)';
   if (m.completionTokens !== undefined) lines.push(`${m.completionTokens.toLocaleString('en-US')} output tokens`);
-  if (m.contextWindow) lines.push(`${Math.round((m.promptTokens / m.contextWindow) * 100)}% of the ${formatTokens(m.contextWindow)} context window`);
+  if (m.contextWindow) {
+    let fill = `${windowPercent(m.promptTokens, m.contextWindow)}% of the ${formatTokens(m.contextWindow)} context window`;
+    if (m.compactAtTokens) fill += ` (a request over ~${formatTokens(m.compactAtTokens)} tokens, ${windowPercent(m.compactAtTokens, m.contextWindow)}%, compacts the conversation first)`;
+    lines.push(fill);
+  }
   if (m.prunedChars !== undefined) {
     const results = m.prunedResults !== undefined ? ` in ${m.prunedResults} older tool results` : '';
     lines.push(`pruning saved ${m.prunedChars.toLocaleString('en-US')} chars${results}`);

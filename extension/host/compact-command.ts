@@ -1,0 +1,34 @@
+import * as vscode from 'vscode';
+import { ModelError } from '../core/model/types';
+import type { Logger } from '../core/log';
+import type { AgentHost } from './agent-host';
+
+/** Why the conversation cannot be compacted now (a turn runs, no conversation yet): said, not an error. */
+export class CompactRefused extends Error {}
+
+/**
+ * Snowpea: Compact Conversation and `/compact [focus]` in the chat: compacts the current session
+ * with a cancellable notification while the model writes the summary. The chat shows the divider
+ * (the agent's `compaction` event); what else happens is said in a notification: nothing to
+ * compact yet, a refusal, cancellation, or the error.
+ */
+export async function compactConversation(host: AgentHost, log: Pick<Logger, 'error'>, focus?: string): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Snowpea: compacting the conversation…', cancellable: true },
+      (_progress, token) => {
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        return host.compact(focus?.trim() || undefined, controller).finally(() => cancel.dispose());
+      },
+    );
+    if (!outcome) void vscode.window.showInformationMessage('Snowpea: nothing to compact yet; the conversation has no earlier rounds to summarize.');
+  } catch (e) {
+    if (e instanceof CompactRefused) void vscode.window.showWarningMessage(`Snowpea: ${e.message}`);
+    else if (e instanceof ModelError && e.kind === 'cancelled') void vscode.window.showInformationMessage('Snowpea: compaction cancelled; the conversation is unchanged.');
+    else {
+      log.error(`compaction failed: ${(e as Error).stack ?? e}`);
+      void vscode.window.showErrorMessage(`Snowpea: compacting the conversation failed: ${(e as Error).message}`);
+    }
+  }
+}
