@@ -161,6 +161,63 @@ describe('e2e: the README screenshots, a chat against the scripted model (issue 
   });
 });
 
+describe('e2e: the README screenshots, reviewing and undoing edits (issue 19)', function () {
+  const scripted = useScriptedModel({ models: ['gpt-4.1-mini'] });
+  // edit_file asks (the diff review); write_file runs without asking (its changes are listed for Keep or Undo).
+  const { vscode, shot, newChat } = useShotWindow(() => ({
+    'snowpea.model.baseUrl': scripted().baseUrl,
+    'snowpea.approvals.autoApprove': ['write_file'],
+    // The session folder lies inside this repository: no "open the parent repository?" toast in the shot.
+    'git.openRepositoryInParentFolders': 'never',
+  }));
+
+  it('diff-review: a proposed edit in the diff editor, with Accept and Reject in its title bar and on the chat card', async function () {
+    const model = scripted();
+    const { page } = vscode();
+    const frame = await newChat();
+    const edit = { path: 'src/greet.ts', old_string: "'Hello, stranger!'", new_string: "'Hello there, whoever you are!'" };
+    model.enqueue(
+      { text: 'I will make the fallback friendlier.', toolCalls: [{ name: 'edit_file', arguments: JSON.stringify(edit) }], usage: { prompt_tokens: 9_530, completion_tokens: 58, cached_tokens: 8_960 } },
+      { text: 'Understood, greet.ts stays as it is.', usage: { prompt_tokens: 9_700, completion_tokens: 12, cached_tokens: 9_472 } },
+    );
+    await frame.locator(CHAT.composer).fill('Make the greeting for strangers friendlier.');
+    await frame.locator(CHAT.composer).press('Enter');
+    const card = frame.locator('.request-card[data-kind="approval"][data-tool="edit_file"]');
+    await card.locator('[data-kind="proposal"]').waitFor({ state: 'visible' });
+    await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'whoever you are' }).first().waitFor({ state: 'visible' });
+    const { file, bytes } = await shoot(page, 'diff-review', [page.locator('.part.sidebar .composite.title'), card, page.locator('.part.editor')], { within: page.locator('.monaco-workbench') });
+    assert.ok(bytes < MAX_SHOT_BYTES, `${file} is ${Math.round(bytes / 1024)} KB (at most ${MAX_SHOT_BYTES / 1024} KB)`);
+
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await frame.locator(CHAT.transcript).getByText('Understood, greet.ts stays as it is.').waitFor({ state: 'visible' });
+  });
+
+  it('changed-files: the files a turn changed without asking, each with Keep and Undo', async function () {
+    const model = scripted();
+    const frame = await newChat();
+    model.enqueue(
+      {
+        text: 'I will add a test and a changelog entry.',
+        toolCalls: [
+          { name: 'write_file', arguments: JSON.stringify({ path: 'src/greet.test.ts', content: "import { greet } from './greet';\n\nconsole.assert(greet('') === 'Hello, stranger!');\n" }) },
+          { name: 'write_file', arguments: JSON.stringify({ path: 'README.md', content: '# greeter\n\nSays hello, even to strangers.\n' }) },
+        ],
+        usage: { prompt_tokens: 9_530, completion_tokens: 90, cached_tokens: 8_960 },
+      },
+      { text: 'Added src/greet.test.ts and a line to the README.', usage: { prompt_tokens: 9_800, completion_tokens: 14, cached_tokens: 9_472 } },
+    );
+    await frame.locator(CHAT.composer).fill('Add a test for greet and describe it in the README.');
+    await frame.locator(CHAT.composer).press('Enter');
+    await frame.locator(CHAT.transcript).getByText('Added src/greet.test.ts').waitFor({ state: 'visible' });
+    const list = frame.getByRole('region', { name: 'Files changed this turn' });
+    await list.locator('[data-path="README.md"]').waitFor({ state: 'visible' });
+    await shot('changed-files', [frame.locator(CHAT.transcript).getByText('Added src/greet.test.ts'), list, frame.locator(CHAT.composer)]);
+
+    await list.getByRole('button', { name: 'Undo all' }).click();
+    await list.waitFor({ state: 'detached' });
+  });
+});
+
 /** Expands or collapses a view's pane in the side bar by its header. */
 async function setExpanded(workbench: Workbench, view: string, expanded: boolean): Promise<void> {
   const header = workbench.viewPane(view).locator('.pane-header');

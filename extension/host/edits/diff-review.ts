@@ -44,8 +44,8 @@ export class DiffReview implements vscode.Disposable {
 
   /** Opens the diff for approval `id`; `answer` hears the user's Accept, Reject or closing of the diff. */
   async open(id: string, proposal: WriteProposal, answer: (decision: ApprovalDecision) => void): Promise<void> {
-    const left = this.before.set(id, proposal.path, proposal.current);
-    const uri = this.proposals.create(id, proposal.path, proposal.proposed);
+    const left = this.before.set(id, proposal.display, proposal.current);
+    const uri = this.proposals.create(id, proposal.display, proposal.proposed);
     this.reviews.set(id, { uri, proposed: proposal.proposed, edited: false, answer });
     const name = path.basename(proposal.path);
     const title = proposal.created ? `${name} (new file ↔ Snowpea's proposal)` : `${name} (current ↔ Snowpea's proposal)`;

@@ -106,7 +106,7 @@ export class TurnChanges {
   async open(display: string): Promise<void> {
     const t = this.pick(display)[0];
     if (!t) return;
-    const left = this.deps.before.set(`changes-${++this.opened}`, t.abs, textOf(t.before));
+    const left = this.deps.before.set(`changes-${++this.opened}`, t.display, textOf(t.before));
     const name = path.basename(t.abs);
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(t.abs), `${name} (before this turn ↔ now)`, { preview: true });
   }
