@@ -7,7 +7,6 @@ import { NoCheckpointError, type CheckpointStore, type FileChange, type FileStat
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
-import type { CommonFlags } from './setup';
 import { interactive, terminalConfirm } from './terminal';
 
 /**
@@ -37,7 +36,12 @@ export class CliCheckpoints implements CheckpointSeam {
   }
 }
 
-export interface CheckpointFlags extends CommonFlags {
+/** The flags these commands read (the common ones they need; setup.ts's CommonFlags has them all). */
+export interface CheckpointFlags {
+  'state-db'?: string;
+  settings?: string;
+  yes?: boolean;
+  verbose?: boolean;
   json?: boolean;
   to?: string;
 }

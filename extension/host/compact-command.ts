@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ModelError } from '../core/model/types';
 import type { Logger } from '../core/log';
-import type { AgentHost } from './agent-host';
+import type { CompactionOutcome } from '../core/context/compaction/compactor';
 
 /** Why the conversation cannot be compacted now (a turn runs, no conversation yet): said, not an error. */
 export class CompactRefused extends Error {}
@@ -12,7 +12,7 @@ export class CompactRefused extends Error {}
  * (the agent's `compaction` event); what else happens is said in a notification: nothing to
  * compact yet, a refusal, cancellation, or the error.
  */
-export async function compactConversation(host: AgentHost, log: Pick<Logger, 'error'>, focus?: string): Promise<void> {
+export async function compactConversation(host: { compact(focus: string | undefined, controller: AbortController): Promise<CompactionOutcome | undefined> }, log: Pick<Logger, 'error'>, focus?: string): Promise<void> {
   const controller = new AbortController();
   try {
     const outcome = await vscode.window.withProgress(
