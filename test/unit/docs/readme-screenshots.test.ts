@@ -19,7 +19,9 @@ function problems(markdown: string, shotsDir: string, spec: string): string[] {
     const name = path.basename(link);
     const out: string[] = [];
     if (!fs.existsSync(path.join(shotsDir, name))) out.push(`${link}: missing from ${SHOTS}/ (npm run screenshots takes it)`);
-    if (!spec.includes(`shot('${name.replace(/\.png$/, '')}'`)) out.push(`${link}: ${SPEC} takes no shot named ${name.replace(/\.png$/, '')}, so npm run screenshots would not refresh it`);
+    // A shot is taken by shot('name', ...) or shoot(page, 'name', ...).
+    const base = name.replace(/\.png$/, '');
+    if (!spec.includes(`shot('${base}'`) && !spec.includes(`shoot(page, '${base}'`)) out.push(`${link}: ${SPEC} takes no shot named ${base}, so npm run screenshots would not refresh it`);
     return out;
   });
 }
