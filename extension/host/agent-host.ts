@@ -5,7 +5,6 @@ import type { AgentEvent } from '../core/agent/events';
 import type { Session } from '../core/agent/session';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
-import { clientFromSettings } from '../core/model/from-settings';
 import type { ModelClient } from '../core/model/types';
 import type { LoadedSettings } from '../core/settings/load';
 import type { Settings } from '../core/settings/schema';
@@ -19,8 +18,6 @@ import type { PastedImage } from '../core/images/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { watchEditProblems } from './edit-diagnostics';
-import { lmApiFrom } from './lm-api';
-import { createLmClient } from './lm-client';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
@@ -28,6 +25,8 @@ import { SessionCosts } from '../core/model/session-costs';
 import { formatIssue } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
+import { meterMessage } from './meter-message';
+import { availableModels, hostModelClient } from './model-list';
 import { CheckpointStore } from '../core/checkpoints';
 import { WebviewPrompts } from './webview-prompts';
 import { EditSupport } from './edits';
@@ -179,15 +178,6 @@ export class AgentHost implements vscode.Disposable {
     for (const l of this.listeners) l(msg);
   }
 
-  private client(): ModelClient {
-    if (this.settings['model.provider'] === 'vscode-lm') {
-      const api = lmApiFrom(vscode);
-      if ('missing' in api) throw new Error(`snowpea.model.provider is "vscode-lm", but ${api.missing}. Set it to "openai-compatible".`);
-      return createLmClient(api, { model: this.settings['model.name'], maxOutputTokens: this.settings['model.maxOutputTokens'], log: this.log });
-    }
-    return clientFromSettings(this.settings, this.apiKey, this.log);
-  }
-
   private async getStore(): Promise<StateDb> {
     this.store ??= (async () => {
       // Sessions belong to the workspace (like the editor's own chat history); one window per
@@ -230,7 +220,7 @@ export class AgentHost implements vscode.Disposable {
       client: () => {
         const key = JSON.stringify([this.settings['model.provider'], this.settings['model.baseUrl'], this.settings['model.name'], this.apiKey, this.settings['model.requestTimeoutS'], this.settings['model.maxRetries']]);
         if (!client || key !== clientKey) {
-          client = this.client();
+          client = hostModelClient(this.settings, this.apiKey, this.log);
           clientKey = key;
         }
         return client;
@@ -272,26 +262,7 @@ export class AgentHost implements vscode.Disposable {
     if (e.type === 'round.start' || e.type === 'tool.call' || e.type === 'turn.end') this.partialText = '';
     else if (e.type === 'text.delta') this.partialText += e.text;
     this.post({ type: 'event', event: e });
-    if (e.type === 'usage' && this.agent && this.session) {
-      const pruned = this.agent.prompt.lastPruneStats(e.sessionId);
-      const deferred = this.agent.runtime.deferredSavings(this.session);
-      const compactAt = this.agent.compactor.limit();
-      this.post({
-        type: 'meter',
-        sessionId: e.sessionId,
-        round: e.round,
-        promptTokens: e.usage.promptTokens,
-        cachedTokens: e.usage.cachedTokens,
-        completionTokens: e.usage.completionTokens,
-        contextWindow: modelCapabilities(this.settings['model.name'], this.settings).contextWindow,
-        // agent.compactAt null: never compacts (an infinite limit), so no threshold to show.
-        ...(Number.isFinite(compactAt) ? { compactAtTokens: compactAt } : {}),
-        ...(pruned ? { prunedChars: pruned.prunedChars, prunedResults: pruned.prunedResults, prunedCalls: pruned.prunedCalls } : {}),
-        deferredTools: deferred.tools,
-        deferredTokens: deferred.tokens,
-        ...this.costs.add(e.sessionId, e.usage, this.settings, Math.ceil((pruned?.prunedChars ?? 0) / 4) + deferred.tokens),
-      });
-    }
+    if (e.type === 'usage' && this.agent && this.session) this.post(meterMessage(this.agent, this.session, e, this.settings, this.costs));
     if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
     if (e.type === 'turn.start') this.edits.changes.turnStarted();
     if (e.type === 'turn.end') void this.edits.changes.turnEnded();
@@ -460,17 +431,8 @@ export class AgentHost implements vscode.Disposable {
 
   /** Model ids the endpoint lists (GET /models), or the editor's language models, for Select Model. */
   async availableModels(): Promise<string[]> {
-    if (this.settings['model.provider'] === 'vscode-lm') {
-      const api = lmApiFrom(vscode);
-      if ('missing' in api) return [];
-      return (await api.lm.selectChatModels()).map((m) => m.id).sort();
-    }
-    await this.loadApiKey(true);
-    const { default: OpenAI } = await import('openai');
-    const client = new OpenAI({ baseURL: this.settings['model.baseUrl'], apiKey: this.apiKey || 'none', timeout: 10_000, maxRetries: 0 });
-    const out: string[] = [];
-    for await (const m of client.models.list()) out.push(m.id);
-    return out.sort();
+    if (this.settings['model.provider'] !== 'vscode-lm') await this.loadApiKey(true);
+    return availableModels(this.settings, this.apiKey);
   }
 
   /** Stored sessions, newest first (the Resume Session picker). */
