@@ -1,6 +1,5 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
-import type { ContentRef } from './content-files';
 import { rowsCached as rows, type Row } from './statements';
 import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments, type ContentReader } from './stored-message';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';

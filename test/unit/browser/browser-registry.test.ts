@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { BrowserManager } from '../../../extension/core/browser/browser-manager';
-import { planOf as planApproval } from '../tools/helpers';
 import { createBrowserTools } from '../../../extension/core/tools/browser/index';
 import { createBuiltinTools } from '../../../extension/core/tools/index';
 import { ToolRegistry } from '../../../extension/core/tools/registry';

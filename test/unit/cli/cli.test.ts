@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openStateDb } from '../../../extension/core/store';
 import { makePng } from '../../fixtures/images/make';
