@@ -34,7 +34,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     errorCode: z.string().optional(),
     /**
      * The result text as the model saw it (optional; the webview shows it when the card is
-     * expanded). The core does not fill it yet: the host may add it before forwarding.
+     * expanded), cut to 64 KB by the loop; the stored transcript keeps it whole.
      */
     result: z.string().optional(),
   }),

@@ -27,7 +27,6 @@ import { Compactor, type CompactionOutcome } from '../context/compaction/compact
 import { Session, sessionTitle, type Mode } from './session';
 import type { PromptPart } from './system-prompt';
 import type { ImageResolver } from './wire';
-import type { AgentEvent } from './events';
 import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../images/compose';
 import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
 
@@ -371,10 +370,6 @@ export class Agent implements Disposable {
     let root = session;
     while (root.parentId && this.live.get(root.parentId)) root = this.live.get(root.parentId)!;
     return root.messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [textOf(m.content)] : []));
-  }
-
-  on(listener: (e: AgentEvent) => void): Disposable {
-    return this.onEvent(listener);
   }
 
   dispose(): void {

@@ -63,12 +63,8 @@ export function findMentions(prompt: string): Array<{ raw: string; path: string;
   return out;
 }
 
-export async function expandAtPaths(prompt: string, workspaceRoot: string, store: AtPathStore, opts: AtPathOptions): Promise<ContentPart[]> {
-  return (await expandAtPathsDetailed(prompt, workspaceRoot, store, opts)).parts;
-}
-
 /** The prompt as typed, then one part per distinct mention: an image, a file block or a note. */
-export async function expandAtPathsDetailed(prompt: string, workspaceRoot: string, store: AtPathStore, opts: AtPathOptions): Promise<{ parts: ContentPart[]; mentions: Mention[] }> {
+export async function expandAtPaths(prompt: string, workspaceRoot: string, store: AtPathStore, opts: AtPathOptions): Promise<{ parts: ContentPart[]; mentions: Mention[] }> {
   const parts: ContentPart[] = [{ type: 'text', text: prompt }];
   const mentions: Mention[] = [];
   const seen = new Set<string>();

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { ContentPart, ImageRef } from '../agent/messages';
 import { resolveToolPath } from '../tools/paths';
-import { attachPath, expandAtPathsDetailed, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
+import { attachPath, expandAtPaths, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
 import { cleanName } from './store';
 import { ImageError } from './limits';
 
@@ -41,7 +41,7 @@ export interface ComposedPrompt {
 }
 
 export async function composeUserPrompt(input: ComposeInput, opts: ComposeOptions): Promise<ComposedPrompt> {
-  const { parts, mentions } = await expandAtPathsDetailed(input.text, opts.workspaceRoot, opts.store, opts);
+  const { parts, mentions } = await expandAtPaths(input.text, opts.workspaceRoot, opts.store, opts);
   const problems = mentions.flatMap((m) => (m.note ? [m.note] : []));
 
   for (const img of input.images ?? []) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expandAtPaths, expandAtPathsDetailed, findMentions } from '../../../extension/core/images/at-path';
+import { expandAtPaths, findMentions } from '../../../extension/core/images/at-path';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
 
@@ -36,7 +36,7 @@ describe('images: @path in a prompt', () => {
     put('shots/login page.png', png);
     put('src/app.ts', 'export const a = 1;\nexport const b = 2;\n');
     const prompt = 'Why does @"shots/login page.png" differ from what @src/app.ts renders?';
-    const parts = await expandAtPaths(prompt, h.workspace, h.agent.attachments, opts());
+    const { parts } = await expandAtPaths(prompt, h.workspace, h.agent.attachments, opts());
     h.server.enqueue({ text: 'Because.' });
     const s = h.agent.newSession();
     await h.agent.runTurn(s, parts, signal());
@@ -56,7 +56,7 @@ describe('images: @path in a prompt', () => {
   it('a model without vision gets the text marker instead of the picture', async () => {
     h = await createHarness({ settings: { 'model.supportsImages': false } });
     put('logo.png', png);
-    const parts = await expandAtPaths('what is @logo.png?', h.workspace, h.agent.attachments, opts());
+    const { parts } = await expandAtPaths('what is @logo.png?', h.workspace, h.agent.attachments, opts());
     h.server.enqueue({ text: 'No idea.' });
     await h.agent.runTurn(h.agent.newSession(), parts, signal());
     assert.equal(h.bodies()[0].messages[1].content, 'what is @logo.png?\n[image @logo.png]\n[image: logo.png, 300x200, not sent: model has no vision]');
@@ -67,7 +67,7 @@ describe('images: @path in a prompt', () => {
     put('src/.keep', '');
     put('bin/blob.dat', Buffer.from([0, 1, 2, 3, 0, 0, 7]));
     put('big.png', png);
-    const { parts, mentions } = await expandAtPathsDetailed('add @Override; fix @src/nope.ts and @src, @bin/blob.dat, @big.png', h.workspace, h.agent.attachments, opts());
+    const { parts, mentions } = await expandAtPaths('add @Override; fix @src/nope.ts and @src, @bin/blob.dat, @big.png', h.workspace, h.agent.attachments, opts());
     assert.deepEqual(
       mentions.map((m) => [m.raw, m.kind]),
       [
@@ -88,7 +88,7 @@ describe('images: @path in a prompt', () => {
   it('caps an inlined file at tools.readMaxLines, and attaches a file mentioned twice once', async () => {
     h = await createHarness({ settings: { 'tools.readMaxLines': 10 } });
     put('log.txt', Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n'));
-    const parts = await expandAtPaths('read @log.txt then @./log.txt', h.workspace, h.agent.attachments, opts());
+    const { parts } = await expandAtPaths('read @log.txt then @./log.txt', h.workspace, h.agent.attachments, opts());
     assert.equal(parts.length, 2);
     const block = (parts[1] as { text: string }).text.split('\n');
     assert.equal(block[0], '<file path="log.txt" lines="1-10 of 25">');
@@ -99,6 +99,6 @@ describe('images: @path in a prompt', () => {
 
   it('a prompt without mentions is one text part', async () => {
     h = await createHarness();
-    assert.deepEqual(await expandAtPaths('plain prompt, mail me@x.org', h.workspace, h.agent.attachments, opts()), [{ type: 'text', text: 'plain prompt, mail me@x.org' }]);
+    assert.deepEqual((await expandAtPaths('plain prompt, mail me@x.org', h.workspace, h.agent.attachments, opts())).parts, [{ type: 'text', text: 'plain prompt, mail me@x.org' }]);
   });
 });
