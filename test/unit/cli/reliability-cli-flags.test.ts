@@ -68,7 +68,7 @@ describe('CLI flags are checked strictly (reliability P9, P12, P17)', function (
     const { ws, home } = world;
     const run = await cli(['sessions', 'frob', 'x'], { cwd: ws, home });
     assert.equal(run.code, 1);
-    assert.match(run.stderr, /unknown sessions command frob: use list, show, export or delete/);
+    assert.match(run.stderr, /unknown sessions command frob: use list, show, export, delete, checkpoints, restore or compact/);
     assert.doesNotMatch(run.stderr, /no session/);
   });
 });

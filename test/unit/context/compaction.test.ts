@@ -300,3 +300,29 @@ describe('rewind: restore and rewind goes back to before a message (issue 19)', 
     again.dispose();
   });
 });
+
+describe('compaction: a summary request that would not fit is cut down (issue 20)', () => {
+  it('issue 20: shrinkForSummary shortens tool results and large call arguments, names images, then leaves out the oldest rounds until it fits', async () => {
+    const { shrinkForSummary } = await import('../../../extension/core/context/compaction/shrink');
+    const big = 'x'.repeat(50_000);
+    const msgs: any[] = [
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'write_file', arguments: JSON.stringify({ path: 'big.txt', content: big }) }] },
+      { role: 'tool', toolCallId: 'a', toolName: 'write_file', ok: true, content: 'wrote big.txt' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'b', name: 'shell', arguments: '{"command":"cat big.txt"}' }] },
+      { role: 'tool', toolCallId: 'b', toolName: 'shell', ok: true, content: big },
+      { role: 'user', attachedBy: 'tools', content: [{ type: 'image', imageId: 'i', name: 'shot.png', mime: 'image/png', width: 1, height: 1 }] },
+      { role: 'assistant', content: 'done' },
+    ];
+    const size = (m: any[]) => JSON.stringify(m).length;
+    const cut = shrinkForSummary(msgs, (m) => size(m) < 10_000);
+    assert.ok(size(cut) < 10_000);
+    assert.match(JSON.stringify(cut), /chars sent in full when this call ran/);
+    assert.match(JSON.stringify(cut), /more characters left out of the summary request/);
+    assert.match(JSON.stringify(cut), /\[image: shot\.png\]/);
+    assert.equal(msgs[1].toolCalls[0].arguments.length > 50_000, true, 'the transcript itself is untouched');
+    const tight = shrinkForSummary(msgs, (m) => size(m) < 1_500);
+    assert.match(JSON.stringify(tight[0]), /task|older messages left out/);
+    assert.ok(tight.some((m: any) => typeof m.content === 'string' && /older messages left out of this summary request/.test(m.content)));
+  });
+});

@@ -13,7 +13,9 @@ describe('store: tool-call arguments are stored once (P19)', () => {
   });
 
   it('P19: a 2 MB write_file argument lives in one content file; state.db and its journal stay small; resume and export give the same bytes', async () => {
-    h = await createHarness();
+    // Storage is what this tests: a 2 MB argument cannot fit a real window, so compaction (which
+    // would ask the scripted model for a summary) is off.
+    h = await createHarness({ settings: { 'agent.compactAt': null } });
     const content = Array.from({ length: 40_000 }, (_, i) => `line ${i} ünïcødé ${'z'.repeat(30)}`).join('\n');
     const args = JSON.stringify({ path: 'big.txt', content });
     assert.ok(args.length > 2_000_000);

@@ -1,9 +1,12 @@
 import type { Message } from '../../agent/messages';
+import { oldCallArgsStubFor } from '../prune';
 
 /** A tool result in a cut-down summary request keeps this many characters from its start. */
 const RESULT_CHARS = 2_000;
 
 function shortened(m: Message): Message {
+  // A whole file passed to write_file becomes a note (paths and flags stay), as in an old round.
+  if (m.role === 'assistant') return oldCallArgsStubFor(m);
   if (m.role === 'tool' && m.content.length > RESULT_CHARS) {
     return { ...m, content: `${m.content.slice(0, RESULT_CHARS)}\n[… ${m.content.length - RESULT_CHARS} more characters left out of the summary request]` };
   }
@@ -15,7 +18,7 @@ function shortened(m: Message): Message {
 
 /**
  * A summary request that would not fit the window is cut down ("compact harder"): tool results
- * shortened, images named instead of sent, then the oldest rounds left out (a leading summary of
+ * shortened, large tool-call arguments replaced by a note, images named instead of sent, then the oldest rounds left out (a leading summary of
  * an earlier compaction stays) until `fits` says it fits.
  */
 export function shrinkForSummary(messages: readonly Message[], fits: (m: Message[]) => boolean): Message[] {
