@@ -49,7 +49,7 @@ describe('e2e: the vscode-lm provider (the editor\'s language models)', function
     assert.match(tool.content, /relayed line/, 'the tool result reached the model in round 2');
     const call = bodies[1].messages.find((m: any) => m.role === 'assistant');
     assert.equal(call.tool_calls[0].function.name, 'read_file');
-    // No usage from the API: the meter shows the model's own count, marked as approximate.
-    await frame.locator('.meter-text', { hasText: /^~[\d.]+k? in/ }).first().waitFor({ state: 'visible' });
+    // No usage from the API: the meter shows the model's own count (as the window's fill), marked as approximate.
+    await frame.locator('.meter-text', { hasText: /^~\d+% of [\d.]+[kM]? / }).first().waitFor({ state: 'visible' });
   });
 });
