@@ -192,8 +192,13 @@ export class AgentLoop {
     const { services } = this;
     const compactor = services.compactor;
     let req = this.build(session, built);
-    if (compactor && compactor.estimate(session.id, req.wire, req.tools) > compactor.limit()) {
-      if (await this.compactNow(session, req, { trigger: 'auto', signal })) req = this.build(session, built);
+    // The request's size is measured once: for the estimate here and to learn from the usage below.
+    let size = compactor ? requestSize(req.wire, req.tools) : undefined;
+    if (compactor && size && compactor.estimator.estimate(session.id, size) > compactor.limit()) {
+      if (await this.compactNow(session, req, { trigger: 'auto', signal })) {
+        req = this.build(session, built);
+        size = requestSize(req.wire, req.tools);
+      }
     }
     for (let attempt = 0; ; attempt++) {
       try {
@@ -205,13 +210,14 @@ export class AgentLoop {
           },
           signal,
         );
-        if (compactor && response.usage && !response.usage.estimated) compactor.estimator.observe(session.id, requestSize(req.wire, req.tools), response.usage.promptTokens);
+        if (compactor && size && response.usage && !response.usage.estimated) compactor.estimator.observe(session.id, size, response.usage.promptTokens);
         return response;
       } catch (e) {
         if (!(e instanceof ModelError) || e.kind !== 'context_length' || !compactor?.enabled() || signal.aborted) throw e;
         if (attempt > 0) throw new ModelError('context_length', `${e.message} Compacting the conversation did not make it fit: start a new chat, or send less at once (your message is kept in this session).`);
         if (!(await this.compactNow(session, req, { trigger: 'overflow', harder: true, signal }))) throw e;
         req = this.build(session, built);
+        size = requestSize(req.wire, req.tools);
       }
     }
   }
