@@ -28,6 +28,9 @@ describe("e2e: the setup card's Open Settings leads to where model.baseUrl is se
 
     // The host reads the new endpoint: the card goes, and a chat reaches the local server.
     await frame.locator('[data-kind="setup"]').waitFor({ state: 'detached' });
+    // Leave the settings editor (code-server may show it as a modal that keeps the keyboard focus).
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
     model().enqueue({ text: 'answered through the endpoint set in Settings' });
     await chatTurn(workbench, 'hello', 'answered through the endpoint set in Settings');
     assert.equal(model().chatRequests().length, 1);
