@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Database } from 'sql.js';
-import type { Message } from '../extension/core/agent/messages';
+import type { Message } from '../extension/core/conversation/messages';
 import { loadSqlJs, openStateDb, type StateDb } from '../extension/core/store';
 
 export interface StoreFlushResult {

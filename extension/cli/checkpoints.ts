@@ -2,7 +2,7 @@
  * Checkpoints on the command line: `sessions checkpoints ID`, `sessions restore ID --to N`,
  * and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
-import type { CheckpointSeam } from '../core/agent/checkpoint-seam';
+import type { CheckpointSeam } from '../core/conversation/checkpoint-seam';
 import { NoCheckpointError, type CheckpointStore, type FileChange, type FileStat } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';

@@ -1,5 +1,5 @@
 import type { Agent } from '../core/agent/agent';
-import type { Session } from '../core/agent/session';
+import type { Session } from '../core/conversation/session';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
 import { closeAllBrowsers } from '../core/browser';
 import type { Logger } from '../core/log';

@@ -1,4 +1,4 @@
-import type { StartingTools } from '../core/agent/seams';
+import type { StartingTools } from '../core/tools/starting-tools';
 import type { McpManager } from '../core/mcp';
 
 /** The progress line on stderr while MCP servers start: `snowpea: waiting for the MCP server "fs" to list its tools (up to 30 s)…`. */

@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../core/agent/events';
-import type { Session } from '../core/agent/session';
+import type { AgentEvent } from '../core/conversation/events';
+import type { Session } from '../core/conversation/session';
 import { closeAllBrowsers } from '../core/browser';
 import { diffStatLine, type FileStat } from '../core/checkpoints';
 import { turnChanges } from './checkpoints';

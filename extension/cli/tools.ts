@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Session } from '../core/agent/session';
+import { Session } from '../core/conversation/session';
 import { SessionToolRuntime } from '../core/tools/runtime';
 import { snowpeaHome } from '../core/settings/files';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Agent } from '../core/agent/agent';
-import type { AgentEvent } from '../core/agent/events';
-import type { Session } from '../core/agent/session';
+import type { AgentEvent } from '../core/conversation/events';
+import type { Session } from '../core/conversation/session';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import type { ModelClient } from '../core/model/types';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { userMessageIndex } from '../core/agent/agent';
-import type { Session } from '../core/agent/session';
+import type { Session } from '../core/conversation/session';
 import { NoCheckpointError, type CheckpointStore, type FileChange } from '../core/checkpoints';
 import { typedText } from '../core/images/compose';
 import type { Logger } from '../core/log';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { StartingTools } from '../core/agent/seams';
+import type { StartingTools } from '../core/tools/starting-tools';
 import type { Logger } from '../core/log';
 import type { McpConfig, McpManager } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';

@@ -1,6 +1,6 @@
 import type { Agent } from '../core/agent/agent';
-import type { AgentEvent } from '../core/agent/events';
-import type { Session } from '../core/agent/session';
+import type { AgentEvent } from '../core/conversation/events';
+import type { Session } from '../core/conversation/session';
 import { modelCapabilities } from '../core/model/capabilities';
 import type { SessionCosts } from '../core/model/session-costs';
 import type { Settings } from '../core/settings/schema';

@@ -1,4 +1,4 @@
-import type { Message } from '../core/agent/messages';
+import type { Message } from '../core/conversation/messages';
 import { typedText } from '../core/images/compose';
 import type { TranscriptEntry } from '../protocol';
 import { TOOL } from '../core/tools/names';

@@ -3,7 +3,7 @@
  * the same shapes. If either side changes alone, this file stops compiling. Type-only
  * imports, so nothing from the core ends up in the webview bundle.
  */
-import type { AgentEvent } from '../core/agent/events';
+import type { AgentEvent } from '../core/conversation/events';
 import type { AgentEventMessage } from './agent-event';
 
 type Assignable<From, To> = [From] extends [To] ? true : false;

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { ModelError, type ModelResponse, type WireMessage } from '../model/types';
 import type { ToolResult } from '../tools/types';
-import { Emitter } from './emitter';
-import type { AgentEvent } from './events';
-import type { ContentPart, ImageRef, Message, ToolCall } from './messages';
-import { closeOrphanCalls } from './orphans';
-import type { LoopServices } from './seams';
-import type { Session } from './session';
-import { toWireMessages } from './wire';
+import { Emitter } from '../conversation/emitter';
+import type { AgentEvent } from '../conversation/events';
+import type { ContentPart, ImageRef, Message, ToolCall } from '../conversation/messages';
+import { closeOrphanCalls } from '../conversation/orphans';
+import type { LoopServices } from './loop-services';
+import type { Session } from '../conversation/session';
+import { toWireMessages } from '../conversation/wire';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
 

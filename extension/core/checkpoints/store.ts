@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import type { CheckpointSeam } from '../agent/checkpoint-seam';
-import type { Message } from '../agent/messages';
+import type { CheckpointSeam } from '../conversation/checkpoint-seam';
+import type { Message } from '../conversation/messages';
 import type { Logger } from '../log';
 import type { Settings } from '../settings/schema';
 import { parseNumstat, parseRaw, type FileChange, type FileStat } from './changes';

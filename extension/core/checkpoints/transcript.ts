@@ -1,4 +1,4 @@
-import { textOf, type Message } from '../agent/messages';
+import { textOf, type Message } from '../conversation/messages';
 
 /**
  * The first line of each user message, by turn (index 0 is turn 1): the messages a turn

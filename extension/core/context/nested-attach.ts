@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ToolCall } from '../agent/messages';
+import type { ToolCall } from '../conversation/messages';
 import { clipToCap } from './caps';
 import type { ContextFile } from './context-files';
 

@@ -1,7 +1,7 @@
-import type { ToolCall } from '../agent/messages';
-import type { Session } from '../agent/session';
+import type { ToolCall } from '../conversation/messages';
+import type { Session } from '../conversation/session';
 import type { Logger } from '../log';
-import type { PromptPart } from '../agent/system-prompt';
+import type { PromptPart } from './system-prompt';
 import { modelCapabilities } from '../model/capabilities';
 import type { Settings } from '../settings/schema';
 import { MEMORY_INSTRUCTIONS, memoryDigest } from '../tools/memory/memory-store';

@@ -1,4 +1,4 @@
-import type { Message } from '../agent/messages';
+import type { Message } from '../conversation/messages';
 import { oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
 import { TOOL } from '../tools/names';
 
@@ -146,7 +146,7 @@ function worthMoving(st: State, to: number, prices: { discount: number; writePre
     if (changed) tail += charsOf(stubbed);
   }
   if (!changed) return true;
-  const horizon = Math.max(st.opts.keepToolRounds, st.rounds);
+  const horizon = 3;
   return saved * discount * horizon >= tail * (writePremium - discount);
 }
 

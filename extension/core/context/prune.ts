@@ -1,4 +1,4 @@
-import type { ContentPart, Message } from '../agent/messages';
+import type { ContentPart, Message } from '../conversation/messages';
 import { TOOL } from '../tools/names';
 
 export interface PruneOptions {

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContentPart, ImageRef } from '../agent/messages';
+import type { ContentPart, ImageRef } from '../conversation/messages';
 import { IMAGE_EXTENSIONS, MAX_LINE_CHARS } from '../tools/core/read-file';
 import { notRegularFileMessage } from '../tools/file-kind';
 import { resolveToolPath } from '../tools/paths';

@@ -5,7 +5,7 @@
  * drops out with a note the model reads and a line the user sees; the rest of the message stays.
  */
 import * as path from 'node:path';
-import type { ContentPart, ImageRef } from '../agent/messages';
+import type { ContentPart, ImageRef } from '../conversation/messages';
 import { resolveToolPath } from '../tools/paths';
 import { attachPath, expandAtPaths, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
 import { cleanName } from './store';

@@ -4,8 +4,8 @@
  * records its session in index.json, and deleting a session deletes only the files no other
  * session (of any state.db sharing the folder) still holds.
  */
-import type { Message } from '../agent/messages';
-import type { TranscriptSink } from '../agent/seams';
+import type { Message } from '../conversation/messages';
+import type { TranscriptSink } from '../conversation/transcript-sink';
 import type { Logger } from '../log';
 
 export interface SessionAttachments {

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ImageRef } from '../agent/messages';
-import type { ImageNotSent, ImageResolver } from '../agent/wire';
+import type { ImageRef } from '../conversation/messages';
+import type { ImageNotSent, ImageResolver } from '../conversation/wire';
 import { silentLogger, type Logger } from '../log';
 import { AttachmentIndex, type StoredFile, type StoredImage } from './attachment-index';
 import { workerDownscaler, type Downscaler } from './downscale';

@@ -4,7 +4,7 @@
  * other resources as their text or a one-line note, and `isError` results as a tool error
  * carrying the server's own message.
  */
-import type { ImageRef } from '../agent/messages';
+import type { ImageRef } from '../conversation/messages';
 import { capText } from '../tools/exec/cap-text';
 import { errorResult, okResult, type ToolContext, type ToolResult } from '../tools/types';
 import { sanitizeNamePart } from './names';

@@ -4,7 +4,7 @@
  * with tool calls and their full results in fences.
  */
 import type { Database } from 'sql.js';
-import type { ContentPart, Message } from '../agent/messages';
+import type { ContentPart, Message } from '../conversation/messages';
 import * as q from './queries';
 import type { ContentReader } from './queries';
 import type { EventRecord, SessionRecord, StoredMessage, ToolCallRecord, UsageRecord } from './types';

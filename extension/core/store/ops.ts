@@ -5,7 +5,7 @@
  * deterministic. An operation never reads the clock or generates ids.
  */
 import type { Database } from 'sql.js';
-import type { Message } from '../agent/messages';
+import type { Message } from '../conversation/messages';
 import type { ContentRef } from './content-files';
 import { runCached } from './statements';
 import type { SessionPatch, SessionRecord, ToolCallRecord } from './types';

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Database } from 'sql.js';
-import type { AgentEvent } from '../agent/events';
-import type { Message } from '../agent/messages';
+import type { AgentEvent } from '../conversation/events';
+import type { Message } from '../conversation/messages';
 import type { Logger } from '../log';
 import type { Usage } from '../model/types';
 import type { ContentFiles, ContentRef } from './content-files';

@@ -5,7 +5,7 @@
  * call, `arguments: null` with an `argumentsRef` beside it; loading puts the exact text back in
  * the same place, so a loaded message is the one appended, key order included.
  */
-import type { Message, ToolCall } from '../agent/messages';
+import type { Message, ToolCall } from '../conversation/messages';
 import { encodesExactly, EXTERNAL_CONTENT_BYTES, type ContentFiles, type ContentRef } from './content-files';
 
 /** Marks the tool-call JSON of a row that has externalised arguments (searched for at open). */

@@ -1,6 +1,6 @@
 /** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
-import type { Message } from '../agent/messages';
-import type { ToolCallRecordInput } from '../agent/seams';
+import type { Message } from '../conversation/messages';
+import type { ToolCallRecordInput } from '../conversation/transcript-sink';
 import type { Logger } from '../log';
 
 export interface SessionRecord {
@@ -52,7 +52,7 @@ export interface StoredMessage {
   message: Message;
 }
 
-/** A tool call's record, as the loop records it (agent/seams.ts); recording the same callId again replaces it (start, then end). */
+/** A tool call's record, as the loop records it (conversation/transcript-sink.ts); recording the same callId again replaces it (start, then end). */
 export type ToolCallRecord = ToolCallRecordInput;
 
 export interface UsageRecord {

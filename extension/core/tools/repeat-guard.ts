@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../agent/events';
-import type { ToolCall } from '../agent/messages';
+import type { AgentEvent } from '../conversation/events';
+import type { ToolCall } from '../conversation/messages';
 import { displayPath } from './paths';
 import type { CallGuard } from './runtime';
 import { errorResult, type ToolContext, type ToolResult, type ToolTraits } from './types';

@@ -1,7 +1,7 @@
-import type { AgentEvent } from '../agent/events';
-import type { ToolCall } from '../agent/messages';
-import type { ToolRuntime } from '../agent/seams';
-import type { Session } from '../agent/session';
+import type { AgentEvent } from '../conversation/events';
+import type { ToolCall } from '../conversation/messages';
+import type { ToolRuntime } from './tool-runtime';
+import type { Session } from '../conversation/session';
 import type { WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
 import { activeTools, deferredLine, EAGER_CORE } from './deferred';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ContentPart, ImageRef } from '../agent/messages';
+import type { ContentPart, ImageRef } from '../conversation/messages';
 import type { Settings } from '../settings/schema';
 import type { ProblemWatch } from './problems-introduced';
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Agent } from '../../../extension/core/agent/agent';
 import type { TurnResult } from '../../../extension/core/agent/loop';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { Message } from '../../../extension/core/conversation/messages';
 import { openStateDb, type StateDb } from '../../../extension/core/store';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 import { agentOnStore } from './agent-on-store';

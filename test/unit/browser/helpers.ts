@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ImageRef } from '../../../extension/core/agent/messages';
+import type { ImageRef } from '../../../extension/core/conversation/messages';
 import { BrowserManager, type BrowserManagerOptions } from '../../../extension/core/browser/browser-manager';
 import type { Resolver } from '../../../extension/core/browser/url-policy';
 import { limitsFromSettings } from '../../../extension/core/images/limits';

@@ -11,11 +11,13 @@ const INSTRUCTION_HEAD = 'Context compaction:';
 
 /** Real-sized tool outputs: Snowpea's own core sources, copied into the test workspace. */
 function sourceFiles(): Record<string, string> {
-  const dir = path.join(__dirname, '../../../extension/core/agent');
   const out: Record<string, string> = {};
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-    const text = fs.readFileSync(path.join(dir, f), 'utf8');
-    if (text.length > 1_500 && text.length < 16_000) out[`src/${f}`] = text;
+  for (const folder of ['agent', 'conversation']) {
+    const dir = path.join(__dirname, '../../../extension/core', folder);
+    for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      if (text.length > 1_500 && text.length < 16_000) out[`src/${f}`] = text;
+    }
   }
   return out;
 }

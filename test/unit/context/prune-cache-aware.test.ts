@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { Message } from '../../../extension/core/conversation/messages';
 import { pruneOldToolOutputs, type PruneOptions } from '../../../extension/core/context/prune';
 import { PruneCache } from '../../../extension/core/context/prune-cache';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { SessionPromptBuilder } from '../../../extension/core/agent/prompt-builder';
-import { Session } from '../../../extension/core/agent/session';
+import { SessionPromptBuilder } from '../../../extension/core/context/prompt-builder';
+import { Session } from '../../../extension/core/conversation/session';
 import { prunedStub } from '../../../extension/core/context/prune';
 import { defaultSettings } from '../../../extension/core/settings/schema';
 

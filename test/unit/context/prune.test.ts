@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { pruneOldToolOutputs } from '../../../extension/core/context/prune';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { Message } from '../../../extension/core/conversation/messages';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 
 const shell = (i: number, size: number) => ({ name: 'shell', arguments: JSON.stringify({ command: `head -c ${size} /dev/zero | tr '\\0' '${String.fromCharCode(97 + (i % 26))}'; echo; echo r${i}` }) });

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { Message } from '../../../extension/core/conversation/messages';
 import { openStateDb } from '../../../extension/core/store';
 import { pairingProblem } from '../../fixtures/scripted-server-strict';
 import { root, type Run } from '../cli/run-cli';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Agent } from '../../../extension/core/agent/agent';
-import type { Session } from '../../../extension/core/agent/session';
+import type { Session } from '../../../extension/core/conversation/session';
 import { toTranscript } from '../../../extension/host/transcript';
 import type { TranscriptEntry } from '../../../extension/protocol';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { Agent } from '../../../extension/core/agent/agent';
-import type { Session } from '../../../extension/core/agent/session';
+import type { Session } from '../../../extension/core/conversation/session';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 import { toTranscript } from '../../../extension/host/transcript';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';

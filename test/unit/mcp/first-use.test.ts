@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { StartingTools } from '../../../extension/core/agent/seams';
+import type { StartingTools } from '../../../extension/core/tools/starting-tools';
 import type { McpManager } from '../../../extension/core/mcp/manager';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';

@@ -7,7 +7,7 @@ import {
   type HandlerTable,
   type WebviewMessage,
 } from '../../../extension/protocol';
-import type { AgentEvent } from '../../../extension/core/agent/events';
+import type { AgentEvent } from '../../../extension/core/conversation/events';
 
 /** One example of every core event; typed as the core's AgentEvent so drift fails the typecheck too. */
 const everyEvent: AgentEvent[] = [

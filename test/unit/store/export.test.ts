@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { Message } from '../../../extension/core/conversation/messages';
 import type { StateDb } from '../../../extension/core/store';
 import { newSession, open, tempDir } from './helpers';
 

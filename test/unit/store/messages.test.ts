@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentEvent } from '../../../extension/core/agent/events';
-import type { Message } from '../../../extension/core/agent/messages';
+import type { AgentEvent } from '../../../extension/core/conversation/events';
+import type { Message } from '../../../extension/core/conversation/messages';
 import { newSession, open, tempDir } from './helpers';
 
 /** About 2 MB of tool output mixing ASCII, accents, CJK, emoji, control characters, NUL and a lone surrogate. */

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentEvent } from '../../../extension/core/agent/events';
+import type { AgentEvent } from '../../../extension/core/conversation/events';
 import { loadSqlJs } from '../../../extension/core/store';
 import { journalLine, parseJournal } from '../../../extension/core/store/journal';
 import { configure, migrate } from '../../../extension/core/store/schema';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { Session } from '../../../extension/core/agent/session';
+import { Session } from '../../../extension/core/conversation/session';
 import { defaultSettings, type Settings } from '../../../extension/core/settings/schema';
 import { createBuiltinTools } from '../../../extension/core/tools/index';
 import { ToolRegistry } from '../../../extension/core/tools/registry';

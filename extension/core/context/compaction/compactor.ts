@@ -1,7 +1,7 @@
 import type { Logger } from '../../log';
-import type { CompactionRecord, Message } from '../../agent/messages';
-import type { Session } from '../../agent/session';
-import { toWireMessages, type ImageResolver } from '../../agent/wire';
+import type { CompactionRecord, Message } from '../../conversation/messages';
+import type { Session } from '../../conversation/session';
+import { toWireMessages, type ImageResolver } from '../../conversation/wire';
 import { modelCapabilities } from '../../model/capabilities';
 import { ModelError, type ModelClient, type Usage, type WireMessage, type WireTool } from '../../model/types';
 import type { Settings } from '../../settings/schema';

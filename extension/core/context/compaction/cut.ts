@@ -1,4 +1,4 @@
-import type { Message } from '../../agent/messages';
+import type { Message } from '../../conversation/messages';
 import { leadingCompaction, viewEntries } from './view';
 
 export interface CutChoice {

@@ -1,4 +1,4 @@
-import type { Message } from '../../agent/messages';
+import type { Message } from '../../conversation/messages';
 import { oldCallArgsStubFor } from '../prune';
 
 /** A tool result in a cut-down summary request keeps this many characters from its start. */

@@ -1,4 +1,4 @@
-import type { CompactionRecord, Message, RewindRecord } from '../../agent/messages';
+import type { CompactionRecord, Message, RewindRecord } from '../../conversation/messages';
 
 export type CompactionMessage = Extract<Message, { role: 'user' }> & { compaction: CompactionRecord };
 export type RewindMessage = Extract<Message, { role: 'user' }> & { rewind: RewindRecord };

@@ -1,7 +1,7 @@
 /** Where media tools read inputs and save outputs in the workspace, and how saved images reach the attachment store. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ImageRef } from '../../agent/messages';
+import type { ImageRef } from '../../conversation/messages';
 import { notFoundResult } from '../core/missing';
 import { checkWritable, writerOf } from '../core/write-target';
 import { resolveToolPath, type ResolvedPath } from '../paths';

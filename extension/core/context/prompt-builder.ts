@@ -1,13 +1,20 @@
-import { PruneCache, type PrunedCall } from '../context/prune-cache';
+import { PruneCache, type PrunedCall } from './prune-cache';
 import type { Settings } from '../settings/schema';
 import { roleOf } from '../tools/roles';
-import type { Message } from './messages';
-import type { PromptBuilder } from './seams';
-import type { Session } from './session';
+import type { Message } from '../conversation/messages';
+import type { Session } from '../conversation/session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
-import type { ImageResolver } from './wire';
+import type { ImageResolver } from '../conversation/wire';
 import { cachePrices } from '../model/cache-prices';
-import { callInView, requestView } from '../context/compaction/view';
+import { callInView, requestView } from './compaction/view';
+
+/** The prompt seam: the system prompt (byte-stable across rounds) and the messages as sent (pruned copy). */
+export interface PromptBuilder {
+  systemPrompt(session: Session): string;
+  /** The transcript as the provider should see it; must not modify `session.messages`. */
+  requestMessages(session: Session): Message[];
+  imageResolver?: ImageResolver;
+}
 
 /** What pruning left out of a session's latest request (the context meter, and the tool cards it turned into stubs). */
 export interface PruneStats {

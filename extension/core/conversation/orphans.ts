@@ -41,15 +41,15 @@ function unanswered(calls: readonly ToolCall[], answered: readonly string[]): To
   });
 }
 
-/**
- * Stores an interrupted result for each trailing orphan call of the session (in memory and
- * through the sink), so the stored transcript and every later request agree. Returns how many.
- */
-/** Where closeOrphanCalls stores what it adds (the TranscriptSink's appendMessage; named here so wire.ts -> orphans.ts does not lead back to seams.ts). */
+/** Where closeOrphanCalls stores what it adds: the TranscriptSink's appendMessage (all of the sink it needs). */
 export interface OrphanResultSink {
   appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): unknown;
 }
 
+/**
+ * Stores an interrupted result for each trailing orphan call of the session (in memory and
+ * through the sink), so the stored transcript and every later request agree. Returns how many.
+ */
 export function closeOrphanCalls(session: Session, sink: OrphanResultSink | undefined): number {
   const orphans = trailingOrphanCalls(session.messages);
   for (const call of orphans) {
