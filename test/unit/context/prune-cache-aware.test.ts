@@ -76,6 +76,18 @@ describe('pruning: cache-aware strategy', () => {
     const at = (discount: number) => prefixBreaks(requests(full, { ...base, strategy: 'cache-aware', prices: { discount, writePremium: 1 } }));
     assert.ok(at(0.5) >= at(0.1), `0.5: ${at(0.5)}, 0.1: ${at(0.1)}`);
   });
+
+  it('late in a long session the batches stay large: the saving is counted over the next keepToolRounds requests, not the rounds so far', () => {
+    // 1 KB outputs for 120 rounds at 10% with 125% writes: a one-round batch saves 1 KB x 0.1 x 6
+    // per the rule, far less than re-writing the ~8 KB tail, so the cutoff waits for a batch of
+    // many rounds. Counting the saving over the session's age (120 rounds) would move it every round.
+    const full = session(120, () => 1000);
+    const sent = requests(full, { ...base, strategy: 'cache-aware', prices: { discount: 0.1, writePremium: 1.25 } });
+    const late = sent.slice(60);
+    const breaks = prefixBreaks(late);
+    assert.ok(breaks >= 1, 'it still prunes late in the session');
+    assert.ok(breaks <= 8, `${breaks} prefix breaks in the last ${late.length} requests`);
+  });
 });
 
 describe('pruning: old tool-call arguments', () => {
