@@ -6,13 +6,12 @@
  * judged by) and once per price model with `agent.pruneStrategy: "rolling"`; the naive baseline runs
  * once and is priced four ways.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { okResult, type AnyTool } from '../extension/core/tools/types';
 import { createHarness } from '../test/fixtures/agent-harness';
 import { cachedShare, costs, PRICE_MODELS, RequestTokenizer, simulateCache, sum, type PriceModel } from './cache-cost';
 import { longSessionFiles, longSessionStep } from './scenarios';
 import type { Trajectory } from './trajectories/import-swe-agent';
+import { trajectorySets } from './trajectories/load';
 
 export const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false, 'agent.compactAt': null };
 
@@ -90,13 +89,16 @@ async function scenarioRows(sc: Scenario, replay: boolean, tok: RequestTokenizer
   return rows;
 }
 
-export async function costBench(): Promise<{ trajectories: CostRow[]; synthetic: CostRow[] }> {
+export async function costBench(): Promise<{ trajectories: CostRow[]; sets: Array<{ name: string; count: number; rows: CostRow[] }>; synthetic: CostRow[] }> {
   const tok = new RequestTokenizer();
-  const trajs = JSON.parse(fs.readFileSync(path.join(__dirname, 'trajectories', 'swe-agent.json'), 'utf8')) as Trajectory[];
-  const trajectories: CostRow[] = [];
-  for (const t of trajs) trajectories.push(...(await scenarioRows(trajectoryScenario(t), true, tok)));
+  const sets: Array<{ name: string; count: number; rows: CostRow[] }> = [];
+  for (const set of trajectorySets()) {
+    const rows: CostRow[] = [];
+    for (const t of set.trajectories) rows.push(...(await scenarioRows(trajectoryScenario(t), true, tok)));
+    sets.push({ name: set.name, count: set.trajectories.length, rows });
+  }
   const synthetic = await scenarioRows(syntheticScenario, false, tok);
-  return { trajectories, synthetic };
+  return { trajectories: sets.flatMap((s) => s.rows), sets, synthetic };
 }
 
 /** Per price model: the cost ratio over all trajectories together, the worst single one, and the cached shares. */
@@ -122,7 +124,8 @@ export function formatCost(title: string, rows: CostRow[]): string {
 
 if (require.main === module) {
   void costBench().then((r) => {
-    console.log(formatCost('Real trajectories (12 SWE-agent runs):', r.trajectories));
+    for (const s of r.sets) console.log(formatCost(`${s.name} (${s.count}):`, s.rows) + '\n');
+    console.log(formatCost(`All ${r.sets.reduce((n, s) => n + s.count, 0)} real trajectories:`, r.trajectories));
     console.log(formatCost('\n60-round synthetic session:', r.synthetic));
     process.exit(0);
   });

@@ -3,13 +3,10 @@
  * candidate cap and how many characters the cap removes (each of them is then also not re-sent in
  * the later requests that carry the output until pruning stubs it).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { Trajectory } from './trajectories/import-swe-agent';
+import { allTrajectories } from './trajectories/load';
 
 export function outputCapReport(caps = [2_000, 5_000, 10_000, 20_000]): { outputs: number; totalChars: number; rows: Array<{ cap: number; over: number; cutChars: number }> } {
-  const trajs = JSON.parse(fs.readFileSync(path.join(__dirname, 'trajectories', 'swe-agent.json'), 'utf8')) as Trajectory[];
-  const sizes = trajs.flatMap((t) => t.steps.map((s) => s.output.length));
+  const sizes = allTrajectories().flatMap((t) => t.steps.map((s) => s.output.length));
   return {
     outputs: sizes.length,
     totalChars: sizes.reduce((a, b) => a + b, 0),

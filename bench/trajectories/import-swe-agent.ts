@@ -1,11 +1,13 @@
 /**
- * Turns SWE-agent's published demonstration and test trajectories (MIT licence) into replayable
- * steps: each step is the agent's thought, one Snowpea tool call that does what the recorded
- * action did, and the recorded observation as that tool's output. Run once against a checkout:
+ * Turns published SWE-agent trajectories into replayable steps: each step is the agent's thought,
+ * one Snowpea tool call that does what the recorded action did, and the recorded observation as
+ * that tool's output. Two sources: SWE-agent's own demonstration and test trajectories (MIT) and
+ * Multi-SWE-bench's SWE-agent runs on Java issues. Run once against checkouts:
  *
- *   npx tsx bench/trajectories/import-swe-agent.ts <path to a SWE-agent git checkout>
+ *   npx tsx bench/trajectories/import-swe-agent.ts <SWE-agent checkout> [<multi-swe-bench/experiments checkout>]
  *
- * It writes bench/trajectories/swe-agent.json with each trajectory's repository, path and commit.
+ * It writes swe-agent.json (and multi-swe-bench-java.json) beside itself, with each trajectory's
+ * repository, path, commit and licence.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -77,33 +79,71 @@ export function toCall(action: string, openFile: string): { tool: string; args: 
   }
 }
 
-function main(): void {
-  const repo = process.argv[2];
-  if (!repo) throw new Error('usage: import-swe-agent.ts <SWE-agent checkout or bare repository>');
+/** SWE-agent's scaffold actions that end a run; they are not work a Snowpea session would do. */
+const SCAFFOLD_ACTIONS = /^(submit|exit_\w+)\b/;
+
+type RawTraj = {
+  trajectory: Array<{ action: string; observation: string; thought?: string; state?: string }>;
+  history?: Array<{ role: string; content: unknown; is_demo?: boolean }>;
+};
+
+/**
+ * What the user asked: the first user message that is not a demonstration, up to SWE-agent's own
+ * "INSTRUCTIONS:" block (which documents SWE-agent's interface, as Snowpea's system prompt documents
+ * its tools). Earlier imports took the first user message whole, which for two runs was the
+ * demonstration of another issue.
+ */
+export function taskOf(history: RawTraj['history']): string {
+  const first = history?.find((m) => m.role === 'user' && !m.is_demo && typeof m.content === 'string');
+  if (!first) return 'Solve the task.';
+  const text = first.content as string;
+  const cut = text.indexOf('\nINSTRUCTIONS:');
+  return (cut > 0 ? text.slice(0, cut) : text).trim().slice(0, 4000);
+}
+
+export function toTrajectory(raw: RawTraj, name: string, source: Trajectory['source']): Trajectory {
+  let open = '';
+  const steps: ReplayStep[] = [];
+  for (const s of raw.trajectory) {
+    try {
+      open = (JSON.parse(s.state ?? '{}') as { open_file?: string }).open_file?.replace(/^\/[^/]+\//, '') ?? open;
+    } catch {
+      /* state not JSON */
+    }
+    if (open === 'n/a') open = '';
+    if (SCAFFOLD_ACTIONS.test(s.action.trim())) continue;
+    const call = toCall(s.action, open);
+    steps.push({ thought: (s.thought ?? '').slice(0, 4000), ...call, output: s.observation ?? '' });
+  }
+  return { name, source, task: taskOf(raw.history), steps };
+}
+
+/**
+ * Multi-SWE-bench's published SWE-agent runs on Java issues (github.com/multi-swe-bench/experiments,
+ * licence ISC as its package.json declares): from the gpt-4o-2024-05-13 run, every 7th trajectory
+ * in name order (13 of 89). The rule was fixed before any of them was measured.
+ */
+const JAVA_RUN = 'evaluation/java/verified/20240825_SWE-agent_gpt-4o-2024-05-13/trajs/';
+
+function importFrom(repo: string, repository: string, licence: string, paths: string[]): Trajectory[] {
   const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const commit = git('rev-parse', 'HEAD').trim();
-  const out: Trajectory[] = [];
-  for (const p of PICK) {
-    const raw = JSON.parse(git('show', `HEAD:${p}`)) as { trajectory: Array<{ action: string; observation: string; thought?: string; state?: string }>; history?: Array<{ role: string; content: unknown }> };
-    const firstUser = raw.history?.find((m) => m.role === 'user');
-    const task = typeof firstUser?.content === 'string' ? firstUser.content.slice(0, 4000) : 'Solve the task.';
-    let open = '';
-    const steps: ReplayStep[] = [];
-    for (const s of raw.trajectory) {
-      try {
-        open = (JSON.parse(s.state ?? '{}') as { open_file?: string }).open_file?.replace(/^\/[^/]+\//, '') ?? open;
-      } catch {
-        /* state not JSON */
-      }
-      if (open === 'n/a') open = '';
-      const call = toCall(s.action, open);
-      steps.push({ thought: (s.thought ?? '').slice(0, 4000), ...call, output: s.observation ?? '' });
-    }
-    out.push({ name: path.basename(p, '.traj'), source: { repository: 'github.com/SWE-agent/SWE-agent', path: p, commit, licence: 'MIT' }, task, steps });
-  }
-  const file = path.join(__dirname, 'swe-agent.json');
-  fs.writeFileSync(file, JSON.stringify(out, null, 1) + '\n');
+  return paths.map((p) => toTrajectory(JSON.parse(git('show', `HEAD:${p}`)) as RawTraj, path.basename(p, '.traj'), { repository, path: p, commit, licence }));
+}
+
+function write(file: string, out: Trajectory[]): void {
+  fs.writeFileSync(path.join(__dirname, file), JSON.stringify(out, null, 1) + '\n');
   console.log(`wrote ${out.length} trajectories, ${out.reduce((n, t) => n + t.steps.length, 0)} steps, to ${file}`);
+}
+
+function main(): void {
+  const [sweAgent, multi] = process.argv.slice(2);
+  if (!sweAgent) throw new Error('usage: import-swe-agent.ts <SWE-agent checkout> [<multi-swe-bench/experiments checkout>]');
+  write('swe-agent.json', importFrom(sweAgent, 'github.com/SWE-agent/SWE-agent', 'MIT', PICK));
+  if (multi) {
+    const all = execFileSync('git', ['-C', multi, 'ls-tree', '--name-only', 'HEAD', JAVA_RUN], { encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.traj')).sort();
+    write('multi-swe-bench-java.json', importFrom(multi, 'github.com/multi-swe-bench/experiments', 'ISC', all.filter((_, i) => i % 7 === 0)));
+  }
 }
 
 if (require.main === module) main();
