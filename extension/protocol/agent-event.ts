@@ -1,64 +1,10 @@
-import { z } from 'zod';
-
 /**
- * The runtime schema of an agent event as the host forwards it to the webview. It mirrors
- * `AgentEvent` in extension/core/agent/events.ts; agent-event-compat.ts fails the typecheck
- * when the two drift apart.
+ * The agent event as the host forwards it to the webview: the core's own schema
+ * (extension/core/conversation/events.ts), re-exported so the webview imports it from protocol/.
+ * Only zod and types come with it (the vocabulary imports no node module).
  */
+import type { AgentEvent } from '../core/conversation/events';
 
-const sessionId = z.string();
+export { agentEventSchema, turnEndReasons, usageSchema, type AgentEventType, type TurnEndReason } from '../core/conversation/events';
 
-export const usageSchema = z.object({
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  cachedTokens: z.number().int().nonnegative(),
-  estimated: z.boolean().optional(),
-});
-
-export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
-export type TurnEndReason = (typeof turnEndReasons)[number];
-
-export const agentEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
-  z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
-  z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
-  z.object({ type: z.literal('tool.call'), sessionId, callId: z.string(), tool: z.string(), args: z.string() }),
-  z.object({ type: z.literal('tool.output'), sessionId, callId: z.string(), chunk: z.string() }),
-  z.object({
-    type: z.literal('tool.result'),
-    sessionId,
-    callId: z.string(),
-    tool: z.string(),
-    ok: z.boolean(),
-    summary: z.string(),
-    errorCode: z.string().optional(),
-    /**
-     * The result text as the model saw it (optional; the webview shows it when the card is
-     * expanded), cut to 64 KB by the loop; the stored transcript keeps it whole.
-     */
-    result: z.string().optional(),
-  }),
-  z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
-  z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
-  z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
-  z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
-  z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
-  z.object({
-    type: z.literal('compaction'),
-    sessionId,
-    trigger: z.enum(['auto', 'manual', 'overflow', 'fallback']),
-    tokensBefore: z.number().int().nonnegative(),
-    tokensAfter: z.number().int().nonnegative(),
-    rounds: z.number().int().nonnegative(),
-    summary: z.string(),
-    model: z.string(),
-    focus: z.string().optional(),
-    failure: z.string().optional(),
-    usage: usageSchema.optional(),
-  }),
-  z.object({ type: z.literal('turn.end'), sessionId, reason: z.enum(turnEndReasons), rounds: z.number().int() }),
-]);
-
-export type AgentEventMessage = z.infer<typeof agentEventSchema>;
-export type AgentEventType = AgentEventMessage['type'];
-export type UsageMessage = z.infer<typeof usageSchema>;
+export type AgentEventMessage = AgentEvent;

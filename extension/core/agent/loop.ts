@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ModelError, type ModelResponse, type WireMessage } from '../model/types';
 import type { ToolResult } from '../tools/types';
 import { Emitter } from '../conversation/emitter';
-import type { AgentEvent } from '../conversation/events';
+import type { AgentEvent, TurnEndReason } from '../conversation/events';
 import type { ContentPart, ImageRef, Message, ToolCall } from '../conversation/messages';
 import { closeOrphanCalls } from '../conversation/orphans';
 import type { LoopServices } from './loop-services';
@@ -15,8 +15,6 @@ import { requestSize } from '../context/compaction/estimate';
 const UI_RESULT_CHARS = 64 * 1024;
 /** A tool_calls record keeps this much of the arguments; the transcript has them whole. */
 const RECORD_ARGS_CHARS = 2048;
-
-export type TurnEndReason = 'done' | 'cancelled' | 'max_rounds' | 'error';
 
 export interface TurnResult {
   reason: TurnEndReason;

@@ -1,36 +1,75 @@
+import { z } from 'zod';
 import type { Usage } from '../model/types';
 
-/** Everything a session reports while it runs; the host and CLI render these. */
-export type AgentEvent =
-  | { type: 'turn.start'; sessionId: string; turn: number; prompt: string }
-  | { type: 'round.start'; sessionId: string; round: number }
-  | { type: 'text.delta'; sessionId: string; text: string }
-  | { type: 'tool.call'; sessionId: string; callId: string; tool: string; args: string }
-  | { type: 'tool.output'; sessionId: string; callId: string; chunk: string }
-  /** `result`: the text as the model saw it (stub, refusal or output), cut to 64 KB for the UI. */
-  | { type: 'tool.result'; sessionId: string; callId: string; tool: string; ok: boolean; summary: string; errorCode?: string; result?: string }
-  | { type: 'tools.loaded'; sessionId: string; tools: string[] }
-  | { type: 'usage'; sessionId: string; round: number; usage: Usage }
-  | { type: 'retry'; sessionId: string; attempt: number; delayMs: number; reason: string }
-  | { type: 'loop.suspected'; sessionId: string; tool: string; count: number }
-  | { type: 'error'; sessionId: string; message: string; kind?: string }
+/**
+ * Everything a session reports while it runs; the host and CLI render these, and the host
+ * forwards them to the webview as they are. Defined once, as a schema: `AgentEvent` is inferred
+ * from it, and extension/protocol re-exports it to check what crosses to the webview.
+ */
+
+const sessionId = z.string();
+
+export const usageSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  cachedTokens: z.number().int().nonnegative(),
+  estimated: z.boolean().optional(),
+});
+
+/** Why a turn ended (the loop's TurnResult and the turn.end event). */
+export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
+export type TurnEndReason = (typeof turnEndReasons)[number];
+
+export const agentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
+  z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
+  z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
+  z.object({ type: z.literal('tool.call'), sessionId, callId: z.string(), tool: z.string(), args: z.string() }),
+  z.object({ type: z.literal('tool.output'), sessionId, callId: z.string(), chunk: z.string() }),
+  z.object({
+    type: z.literal('tool.result'),
+    sessionId,
+    callId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    summary: z.string(),
+    errorCode: z.string().optional(),
+    /**
+     * The result text as the model saw it (stub, refusal or output; the webview shows it when
+     * the card is expanded), cut to 64 KB by the loop; the stored transcript keeps it whole.
+     */
+    result: z.string().optional(),
+  }),
+  z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
+  z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
+  z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
+  z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
+  z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
   /**
    * The conversation was compacted: later requests carry `summary` (the fallback: an omission note)
    * in place of `rounds` earlier model rounds. Token counts are estimates of the request.
    */
-  | {
-      type: 'compaction';
-      sessionId: string;
-      trigger: 'auto' | 'manual' | 'overflow' | 'fallback';
-      tokensBefore: number;
-      tokensAfter: number;
-      rounds: number;
-      summary: string;
-      model: string;
-      focus?: string;
-      failure?: string;
-      usage?: Usage;
-    }
-  | { type: 'turn.end'; sessionId: string; reason: 'done' | 'cancelled' | 'max_rounds' | 'error'; rounds: number };
+  z.object({
+    type: z.literal('compaction'),
+    sessionId,
+    trigger: z.enum(['auto', 'manual', 'overflow', 'fallback']),
+    tokensBefore: z.number().int().nonnegative(),
+    tokensAfter: z.number().int().nonnegative(),
+    rounds: z.number().int().nonnegative(),
+    summary: z.string(),
+    model: z.string(),
+    focus: z.string().optional(),
+    failure: z.string().optional(),
+    usage: usageSchema.optional(),
+  }),
+  z.object({ type: z.literal('turn.end'), sessionId, reason: z.enum(turnEndReasons), rounds: z.number().int() }),
+]);
 
+export type AgentEvent = z.infer<typeof agentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
 export type AgentEventListener = (e: AgentEvent) => void;
+
+/** Type-level check: the event's usage is the model's Usage, both ways (this file stops compiling if they drift). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+export type UsageIsModelUsage = Expect<Same<z.infer<typeof usageSchema>, Usage>>;

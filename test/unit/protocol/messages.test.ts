@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  agentEventSchema,
   dispatch,
   parseHostMessage,
   parseWebviewMessage,
@@ -7,7 +8,7 @@ import {
   type HandlerTable,
   type WebviewMessage,
 } from '../../../extension/protocol';
-import type { AgentEvent } from '../../../extension/core/conversation/events';
+import { agentEventSchema as coreEventSchema, type AgentEvent } from '../../../extension/core/conversation/events';
 
 /** One example of every core event; typed as the core's AgentEvent so drift fails the typecheck too. */
 const everyEvent: AgentEvent[] = [
@@ -35,6 +36,12 @@ describe('protocol: message schemas', () => {
       assert.ok(r.ok, `rejected ${event.type}: ${!r.ok && r.error}`);
       assert.deepEqual(r.msg, { type: 'event', event });
     }
+  });
+
+  it('the agent event is defined once: protocol hands on the core\'s schema, and the examples above cover every event type', () => {
+    assert.equal(agentEventSchema, coreEventSchema);
+    const types = agentEventSchema.options.map((o) => o.shape.type.value);
+    assert.deepEqual([...new Set(everyEvent.map((e) => e.type))].sort(), [...types].sort());
   });
 
   it('accepts the other host messages', () => {
