@@ -10,7 +10,7 @@ import { noKeySent } from '../core/model/errors';
 import { originOf } from '../core/model/key-origin';
 import { ModelError, type ModelClient } from '../core/model/types';
 import { snowpeaHome } from '../core/settings/files';
-import { registerSecretValue } from '../core/tools/exec/child-env';
+import { registerSecretValue } from '../core/os/child-env';
 
 export interface ApiKeyFlags {
   'api-key'?: string;

@@ -12,7 +12,7 @@ import { openStateDb, type StateDb } from '../core/store';
 import { createDiskFileReader, createDiskFileWriter } from '../core/tools/disk-reader';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
-import { registerSecretValue } from '../core/tools/exec/child-env';
+import { registerSecretValue } from '../core/os/child-env';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint } from './key-route';
 import { cliStartingTools } from './mcp-wait';
@@ -168,7 +168,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   // `run` against OpenAI's endpoint without any key: say so at once (nothing opened, nothing sent).
   const noKey = opts.needsKey ? missingKeyProblem(settings['model.baseUrl'], userKey) : null;
   if (noKey) throw new FlagError(noKey);
-  // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
+  // Tool processes, MCP servers and the browser get an environment without it (core/os/child-env.ts).
   registerSecretValue(userKey);
   const apiKey = await keyForEndpoint(loaded, userKey, log);
   const caps = modelCapabilities(settings['model.name'], settings);

@@ -14,7 +14,7 @@ import { McpLifecycle } from './mcp-lifecycle';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
-import type { PastedImage } from '../core/images/compose';
+import type { PastedImage } from '../core/input/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { watchEditProblems } from './edit-diagnostics';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { keyRoute, originOf } from '../core/model/key-origin';
-import { registerSecretValue } from '../core/tools/exec/child-env';
+import { registerSecretValue } from '../core/os/child-env';
 import type { LoadedSettings } from '../core/settings/load';
 
 /** The key entered before keys were bound to origins: used only for endpoints the user chose. */
@@ -26,7 +26,7 @@ export function isApiKeySecret(name: string): boolean {
  */
 export async function resolveApiKey(context: vscode.ExtensionContext, loaded: LoadedSettings, ask: boolean): Promise<string | undefined> {
   const key = await keyFor(context, loaded, ask);
-  // Tool processes, MCP servers and the browser get an environment without it (child-env.ts).
+  // Tool processes, MCP servers and the browser get an environment without it (core/os/child-env.ts).
   registerSecretValue(key);
   return key;
 }

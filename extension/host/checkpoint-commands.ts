@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { userMessageIndex } from '../core/agent/agent';
 import type { Session } from '../core/conversation/session';
 import { NoCheckpointError, type CheckpointStore, type FileChange } from '../core/checkpoints';
-import { typedText } from '../core/images/compose';
+import { typedText } from '../core/input/compose';
 import type { Logger } from '../core/log';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import type { AgentHost } from './agent-host';

@@ -1,5 +1,5 @@
 import type { Message } from '../core/conversation/messages';
-import { typedText } from '../core/images/compose';
+import { typedText } from '../core/input/compose';
 import type { TranscriptEntry } from '../protocol';
 import { TOOL } from '../core/tools/names';
 import { displayView, isCompaction, type CompactionMessage } from '../core/context/compaction/view';

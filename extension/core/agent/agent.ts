@@ -28,7 +28,7 @@ import { Compactor, type CompactionOutcome } from '../context/compaction/compact
 import { Session, sessionTitle, type Mode } from '../conversation/session';
 import type { PromptPart } from '../context/system-prompt';
 import type { ImageResolver } from '../conversation/wire';
-import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../images/compose';
+import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../input/compose';
 import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
 
 /** What the agent needs from state.db beyond the transcript sink. */

@@ -3,7 +3,7 @@
  * (headless by default), or an already running one over CDP when `browser.cdpUrl` is set.
  */
 import type { Browser } from 'playwright-core';
-import { scrubEnv } from '../tools/exec/child-env';
+import { scrubEnv } from '../os/child-env';
 import { findBrowserExecutable, installHint, type BrowserSearchEnv } from './find-browser';
 import { loadPlaywright } from './playwright-loader';
 

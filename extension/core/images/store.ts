@@ -14,7 +14,7 @@ import { AttachmentIndex, type StoredFile, type StoredImage } from './attachment
 import { workerDownscaler, type Downscaler } from './downscale';
 import { downscaleImage, inspectImage } from './prepare';
 import { formatBytes, ImageError, type ImageLimits } from './limits';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../tools/exec/scratch';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../os/private-files';
 
 export interface AttachmentStoreOptions {
   /** The folder the images and index.json live in (e.g. <scratch>/attachments). */

@@ -8,7 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { scrubEnv } from '../tools/exec/child-env';
+import { scrubEnv } from '../os/child-env';
 import { ProcessStdioTransport } from './stdio-transport';
 import type { McpToolInfo, McpTransportKind, ResolvedServer } from './types';
 

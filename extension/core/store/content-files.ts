@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { checkWriteFault } from './files';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../os/private-files';
 
 /** Contents at least this large (UTF-8 bytes) go to a file. */
 export const EXTERNAL_CONTENT_BYTES = 8 * 1024;

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRIVATE_DIR_MODE } from './modes';
+import { PRIVATE_DIR_MODE } from '../os/private-files';
 
 /** state.db cannot be used at this path; nothing there was changed. */
 export class StateDbPathError extends Error {

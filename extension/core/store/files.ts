@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PRIVATE_FILE_MODE } from './modes';
+import { PRIVATE_FILE_MODE } from '../os/private-files';
 
 function tempName(file: string): string {
   return `${file}.tmp-${process.pid}`;

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { promisify } from 'node:util';
 import { checkWriteFault } from './files';
-import { narrowMode, PRIVATE_FILE_MODE } from './modes';
+import { narrowMode, PRIVATE_FILE_MODE } from '../os/private-files';
 
 const writev = promisify(fs.writev);
 const fdatasync = promisify(fs.fdatasync);

@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import { ContentFiles } from './content-files';
 import { removeStaleTemps, writeFileAtomicSync } from './files';
 import { JournalWriter } from './journal-writer';
-import { narrowMode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './modes';
+import { narrowMode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../os/private-files';
 import { checkDbPath, ensureFolder, followLinks, inFolder } from './db-path';
 import { acquireLock } from './lock';
 import { Persistence } from './persistence';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expandAtPaths, findMentions } from '../../../extension/core/images/at-path';
+import { expandAtPaths, findMentions } from '../../../extension/core/input/at-path';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
 

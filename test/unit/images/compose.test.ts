@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { composeUserPrompt } from '../../../extension/core/images/compose';
+import { composeUserPrompt } from '../../../extension/core/input/compose';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { composeUserPrompt } from '../../../extension/core/images/compose';
+import { composeUserPrompt } from '../../../extension/core/input/compose';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
 

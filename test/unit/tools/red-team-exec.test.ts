@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { applyApiKeyFlags, readKeyLine } from '../../../extension/cli/api-key';
 import { connectServer } from '../../../extension/core/mcp/connect';
 import { makeExecuteCodeTool } from '../../../extension/core/tools/core/execute-code';
-import { clearSecretValues, registerSecretValue, scrubEnv } from '../../../extension/core/tools/exec/child-env';
+import { clearSecretValues, registerSecretValue, scrubEnv } from '../../../extension/core/os/child-env';
 import { outcomeResult } from '../../../extension/core/tools/exec/outcome-result';
 import type { ProcessOutcome } from '../../../extension/core/tools/exec/run-process';
 import { ToolRegistry } from '../../../extension/core/tools/registry';

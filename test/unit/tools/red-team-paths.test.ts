@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { attachPath } from '../../../extension/core/images/at-path';
+import { attachPath } from '../../../extension/core/input/at-path';
 import { createDiskFileReader } from '../../../extension/core/tools/disk-reader';
 import { parseHooksPath } from '../../../extension/core/tools/hooks-path';
 import { resolveToolPath } from '../../../extension/core/tools/paths';

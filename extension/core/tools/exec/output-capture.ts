@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from './scratch';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../os/private-files';
 
 /** Most characters of one run's output saved to its file; the rest is counted but not kept. */
 export const MAX_SAVED_CHARS = 50 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import { scrubbedEnv } from './child-env';
+import { scrubbedEnv } from '../../os/child-env';
 import { killTree, type KillReport } from './kill-tree';
 import { trackLiveRun } from './live-runs';
 import { OutputCapture, type CapturedOutput } from './output-capture';
@@ -43,7 +43,7 @@ const DRAIN_AFTER_EXIT_MS = 500;
 const MAX_READ_AFTER_EXIT_MS = 3000;
 
 /**
- * Environment for tool processes: no model-provider API keys (see child-env.ts), and no pagers or
+ * Environment for tool processes: no model-provider API keys (see core/os/child-env.ts), and no pagers or
  * credential prompts waiting on a terminal that is not there.
  */
 export function toolEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -5,24 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ensurePrivateDir } from '../../os/private-files';
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
 /** Scratch folders untouched for this many days are removed at startup. */
 export const SCRATCH_MAX_AGE_DAYS = 7;
 
 const KEEP = new Set(['attachments']);
-
-/** Creates `dir` (and missing parents) as 0700, and narrows an existing one to 0700 (it is Snowpea's own folder). */
-export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  if (process.platform === 'win32') return;
-  try {
-    if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, PRIVATE_DIR_MODE);
-  } catch {
-    /* not ours to change: leave it */
-  }
-}
 
 /** A session id names one folder directly under the root: no separators, no dots-only names. */
 function sessionFolder(scratchRoot: string, sessionId: string): string | undefined {

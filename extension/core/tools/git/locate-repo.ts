@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { scrubbedEnv } from '../exec/child-env';
+import { scrubbedEnv } from '../../os/child-env';
 
 export interface RepoLocation {
   gitDir: string;

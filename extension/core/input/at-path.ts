@@ -14,8 +14,8 @@ import { resolveToolPath } from '../tools/paths';
 import { readDiskFile } from '../tools/disk-reader';
 import { decodeText, looksBinary, numbered, splitLines } from '../tools/text';
 import type { FileReader } from '../tools/types';
-import { sniffFormat } from './header';
-import { ImageError } from './limits';
+import { sniffFormat } from '../images/header';
+import { ImageError } from '../images/limits';
 
 export interface AtPathStore {
   addFile(absPath: string, opts?: { name?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;

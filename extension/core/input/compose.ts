@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import type { ContentPart, ImageRef } from '../conversation/messages';
 import { resolveToolPath } from '../tools/paths';
 import { attachPath, expandAtPaths, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
-import { cleanName } from './store';
-import { ImageError } from './limits';
+import { cleanName } from '../images/store';
+import { ImageError } from '../images/limits';
 
 /** An image from the webview composer (protocol: outgoingImageSchema); its size is verified here again. */
 export interface PastedImage {
