@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const lean = await childFirstRequest('lean');
   const full = await childFirstRequest('full');
 
-  let store: unknown = null;
+  let store: unknown;
   try {
     const { benchStoreFlush } = await import('./store-flush');
     store = await benchStoreFlush();
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     console.log(`\nstate.db with ${s.historyMB.toFixed(1)} MB of history: commitRound blocks the event loop ${s.commitRoundBlockMs.median.toFixed(2)} ms median (p95 ${s.commitRoundBlockMs.p95.toFixed(2)}); naive export+write ${s.baselineExportWriteMs.toFixed(0)} ms (${pct(s.commitRoundBlockMs.median / s.baselineExportWriteMs)}); background fold ${s.foldMs.toFixed(0)} ms of which ${s.foldBlockMs.toFixed(0)} ms blocking`);
   } else console.log(`\nstate.db flush: ${JSON.stringify(store)}`);
 
-  let cost: unknown = null;
+  let cost: unknown;
   try {
     const { costBench, formatCost, summarize } = await import('./cost-bench');
     const { costSvg } = await import('./cost-svg');
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     console.log(`\ncost: failed: ${(e as Error).message}`);
   }
 
-  let longSession: unknown = null;
+  let longSession: unknown;
   try {
     const { longSessionBench, formatLongSession } = await import('./long-session');
     const r = await longSessionBench();
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
     console.log(`\nlong session: failed: ${(e as Error).message}`);
   }
 
-  let toolLoads: unknown = null;
+  let toolLoads: unknown;
   try {
     const { toolLoadBench } = await import('./tool-loads');
     const rows = await toolLoadBench();
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
   const caps = outputCapReport();
   console.log(`\nOutput caps on the trajectories' ${caps.outputs} tool outputs (${caps.totalChars.toLocaleString('en-US')} chars): ${caps.rows.map((r) => `${r.cap.toLocaleString('en-US')} cuts ${r.over} output(s), ${r.cutChars.toLocaleString('en-US')} chars`).join('; ')}`);
 
-  let webview: unknown = null;
+  let webview: unknown;
   try {
     const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
     const r = await benchWebviewRender();
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     console.log(/Chromium not found/.test(message) ? `\nwebview render: skipped, ${message}` : `\nwebview render: failed: ${message}`);
   }
 
-  let images: unknown = null;
+  let images: unknown;
   try {
     const { benchImages, formatImagesBench } = await import('./images');
     const r = await benchImages();

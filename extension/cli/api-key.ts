@@ -26,7 +26,7 @@ export function readApiKeyFile(file: string, warn: (m: string) => void): string 
     if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) warn(`${file} is readable by others; run: chmod 600 ${file}`);
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`--api-key-file ${file} could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new Error(`--api-key-file ${file} could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
   }
   const key = text.split(/\r?\n/)[0].trim();
   if (!key) throw new Error(`--api-key-file ${file} is empty; put the key on its first line`);
@@ -50,7 +50,7 @@ export function readKeyLine(fd = 0): string {
         continue;
       }
       if (code === 'EOF') break;
-      throw new Error(`--api-key -: could not read stdin (${code ?? (e as Error).message})`);
+      throw new Error(`--api-key -: could not read stdin (${code ?? (e as Error).message})`, { cause: e });
     }
     if (n === 0 || one[0] === 0x0a) break;
     bytes.push(one[0]);

@@ -24,6 +24,6 @@ export async function toolArgsText(value: string | undefined, cwd: string): Prom
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a folder' : err.message;
-    throw new Error(`could not read the --args file ${file}: ${why}`);
+    throw new Error(`could not read the --args file ${file}: ${why}`, { cause: e });
   }
 }

@@ -31,8 +31,16 @@ export function showMcpStartProgress(manager: McpManager, log: { info(msg: strin
 
   const update = () => {
     const starting = startingNow();
-    for (const [name, done] of shown) if (!starting.has(name)) (shown.delete(name), done());
-    for (const [name, timer] of timers) if (!starting.has(name)) (timers.delete(name), clearTimeout(timer));
+    for (const [name, done] of shown) {
+      if (starting.has(name)) continue;
+      shown.delete(name);
+      done();
+    }
+    for (const [name, timer] of timers) {
+      if (starting.has(name)) continue;
+      timers.delete(name);
+      clearTimeout(timer);
+    }
     for (const name of starting) {
       if (shown.has(name) || timers.has(name)) continue;
       timers.set(

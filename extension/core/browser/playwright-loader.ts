@@ -22,10 +22,12 @@ export function loadPlaywright(): PlaywrightModule {
   if (cached) return cached;
   const shipped = path.join(__dirname, 'node_modules', 'playwright-core');
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- resolved at run time: the bundle leaves playwright-core external
     cached = require('playwright-core') as PlaywrightModule;
   } catch (first) {
     if (!isMissing(first)) throw first;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path known only at run time
       cached = require(shipped) as PlaywrightModule;
     } catch (second) {
       if (!isMissing(second)) throw second;

@@ -236,6 +236,7 @@ export class AttachmentStore {
 
 /** One line, no control characters, at most 200 characters: the name ends up in prompts and captions. */
 export function cleanName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
   const one = name.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return (one.length > 200 ? `${one.slice(0, 199)}…` : one) || 'image';
 }

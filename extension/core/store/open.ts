@@ -30,7 +30,7 @@ function asideJournalRefs(file: string): string[] {
   const dir = path.dirname(file);
   const prefix = `${path.basename(file)}.journal.corrupt-`;
   const refs: string[] = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => n.startsWith(prefix));
   } catch {

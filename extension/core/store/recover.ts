@@ -47,7 +47,7 @@ function describeMove(ctx: Ctx, file: string, why: string): string | null {
     return moveAside(file, new Date(ctx.now()));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`${file} is unusable (${why}) and could not be moved aside: ${reason(e)}`);
+    throw new Error(`${file} is unusable (${why}) and could not be moved aside: ${reason(e)}`, { cause: e });
   }
 }
 

@@ -92,7 +92,7 @@ export function migrate(db: Database, to = SCHEMA_VERSION): number {
       db.exec('COMMIT');
     } catch (e) {
       db.exec('ROLLBACK');
-      throw new Error(`state.db migration to schema v${v + 1} failed: ${(e as Error).message}`);
+      throw new Error(`state.db migration to schema v${v + 1} failed: ${(e as Error).message}`, { cause: e });
     }
   }
   return from;

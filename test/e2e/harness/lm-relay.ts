@@ -12,6 +12,7 @@ const SOURCE = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'lm-relay');
 export async function packLmRelay(): Promise<string> {
   const out = path.join(CACHE_ROOT, 'snowpea-lm-relay.vsix');
   fs.mkdirSync(CACHE_ROOT, { recursive: true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- @vscode/vsce is CommonJS without types for this entry
   const { createVSIX } = require('@vscode/vsce') as { createVSIX(o: Record<string, unknown>): Promise<void> };
   await createVSIX({ cwd: SOURCE, packagePath: out, dependencies: false, allowMissingRepository: true, skipLicense: true, allowStarActivation: true });
   return out;

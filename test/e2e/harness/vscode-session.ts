@@ -109,7 +109,7 @@ export class VsCodeSession {
       await launched?.close();
       await server.stop();
       untrackProcess(server.pid);
-      throw new Error(`VS Code did not come up (${base}.png; files in ${dir}): ${(err as Error).message}\n--- code-server output ---\n${server.output()}`);
+      throw new Error(`VS Code did not come up (${base}.png; files in ${dir}): ${(err as Error).message}\n--- code-server output ---\n${server.output()}`, { cause: err });
     }
   }
 

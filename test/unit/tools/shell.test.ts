@@ -52,7 +52,7 @@ describe('tools: shell', () => {
     assert.ok(peakHeap < 40 * 1024 * 1024, `heap grew by ${Math.round(peakHeap / 1048576)} MB for 50 MB of output`);
     const page = await call(ctx, 'read_file', { path: full, offset: 1, limit: 2 });
     assert.equal(page.ok, true);
-    assert.match(page.content, /^    1\tFIRST\n    2\t0123456789abcdef/);
+    assert.match(page.content, /^ {4}1\tFIRST\n {4}2\t0123456789abcdef/);
     assert.equal(ctx.asked.length, 1, 'reading the saved output did not ask');
   });
 

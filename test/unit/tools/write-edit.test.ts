@@ -57,7 +57,7 @@ describe('tools: edit_file', () => {
     const res = await call(makeCtx(ws), 'edit_file', { path: 'm.js', old_string: 'return a * b;', new_string: 'return 0;' });
     assert.equal(res.error?.code, 'no_match');
     assert.match(res.content, /old_string was not found in m\.js/);
-    assert.match(res.content, /\(line 2, \d+% similar\)\n    2\t  return a \+ b;/);
+    assert.match(res.content, /\(line 2, \d+% similar\)\n {4}2\t {2}return a \+ b;/);
     assert.equal(read(ws, 'm.js'), src, 'file untouched');
     const nothing = await call(makeCtx(ws), 'edit_file', { path: 'm.js', old_string: 'QQQQ ZZZZ', new_string: '' });
     assert.match(nothing.content, /Nothing similar was found/);

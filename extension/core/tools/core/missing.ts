@@ -8,7 +8,7 @@ import { errorResult, type ToolResult } from '../types';
 export function notFoundResult(workspaceRoot: string, r: ResolvedPath): ToolResult {
   let dir = path.dirname(r.real);
   while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  let near: string[] = [];
+  let near: string[];
   try {
     near = closeNames(path.basename(r.real), fs.readdirSync(dir)).map((n) => displayPath(workspaceRoot, path.join(dir, n)));
   } catch {

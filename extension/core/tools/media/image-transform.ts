@@ -11,6 +11,7 @@ import { TOOL } from '../names';
 /** jimp is loaded on first use (a 1.5 MB bundle), never at activation. */
 async function loadJimp(): Promise<typeof JimpClass> {
   // A plain require: from dist/ it resolves to dist/node_modules/jimp (esbuild leaves it external).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: resolved from dist/node_modules at run time
   return (require('jimp') as typeof import('jimp')).Jimp;
 }
 import { z } from 'zod';
@@ -83,7 +84,7 @@ export const mediaImageTransformTool = defineTool({
     const size = fs.statSync(src.real).size;
     if (size > ctx.settings['images.maxFileBytes']) return errorResult('too_large', `${src.display} is ${size} bytes, over images.maxFileBytes (${ctx.settings['images.maxFileBytes']})`);
     const bytes = await fs.promises.readFile(src.real);
-    let header: ReturnType<typeof readImageHeader> = null;
+    let header: ReturnType<typeof readImageHeader>;
     try {
       header = readImageHeader(bytes);
     } catch (e) {
