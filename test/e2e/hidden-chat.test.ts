@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { CHAT } from './harness/selectors';
 import { scriptedModelSettings, useScriptedModel } from './harness/scripted-model';
 import { useVsCode } from './harness/use-vscode';
+import { waitUntil } from '../fixtures/eventually';
 
 describe('e2e: the chat hidden while a turn runs', function () {
   const scripted = useScriptedModel();
@@ -11,7 +12,7 @@ describe('e2e: the chat hidden while a turn runs', function () {
 
   it('an approval asked while the chat view is hidden is shown when it comes back, and answering it finishes the turn', async function () {
     const model = scripted();
-    const { workbench, workspace, page } = vscode();
+    const { workbench, workspace } = vscode();
     // Some text, a four-second stall (the view is hidden meanwhile), then a write that needs approval.
     model.enqueue(
       { text: 'Writing the file now.', toolCalls: [{ name: 'write_file', arguments: '{"path":"from-hidden.txt","content":"written\\n"}' }], fault: { stallAfterChunks: 3, stallMs: 4_000 } },
@@ -24,11 +25,7 @@ describe('e2e: the chat hidden while a turn runs', function () {
     await frame.locator(CHAT.transcript).getByText(/^Writing/).waitFor({ state: 'visible' });
 
     await workbench.showContainer('Explorer'); // the chat's webview is gone while hidden
-    const deadline = Date.now() + 30_000;
-    while (model.chatsAnswered() < 1) {
-      if (Date.now() > deadline) throw new Error('the scripted reply never finished');
-      await page.waitForTimeout(100); // polling interval
-    }
+    await waitUntil(() => model.chatsAnswered() >= 1, 'the scripted reply to finish', 30_000, 100);
 
     await workbench.openSnowpea();
     frame = await workbench.findWebviewFrame('.request-card[data-kind="approval"]');

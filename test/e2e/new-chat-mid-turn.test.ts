@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { CHAT } from './harness/selectors';
 import { chatTurn, scriptedModelSettings, useScriptedModel } from './harness/scripted-model';
 import { useVsCode } from './harness/use-vscode';
+import { waitUntil } from '../fixtures/eventually';
 
 describe('e2e: New Chat while a turn runs (issue 18, sessions and the chat\'s lifetime)', function () {
   const scripted = useScriptedModel();
@@ -74,10 +75,7 @@ describe('e2e: New Chat while a shell command runs (issue 18, sessions and the c
     await frame.locator(CHAT.composer).fill('run the slow command');
     await frame.locator(CHAT.composer).press('Enter');
     const started = path.join(workspace, 'started.txt');
-    for (const end = Date.now() + 60_000; !fs.existsSync(started); ) {
-      if (Date.now() > end) throw new Error('the command never started');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(() => fs.existsSync(started), 'the command to start', 60_000, 100);
     await stop.waitFor({ state: 'visible' });
 
     await workbench.runCommand('Snowpea: New Chat');

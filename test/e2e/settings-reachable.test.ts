@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { useVsCode } from './harness/use-vscode';
+import { waitUntil } from '../fixtures/eventually';
 
 /** Settings whose scope the trust boundary changed: each must still be found on the User tab, where a new user sets it. */
 const KEYS: Array<[id: string, title: RegExp]> = [
@@ -40,11 +41,3 @@ describe('e2e: every security-relevant setting is reachable from Snowpea: Open S
     }
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(what);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckpointStore } from '../../../extension/core/checkpoints';
 import { checkpointWorld, exists, newStore, read, signal, write } from './world';
+import { waitUntil } from '../../fixtures/eventually';
 
 const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
 
@@ -126,12 +127,12 @@ describe('checkpoint store safety and limits (issue 19: checkpoints)', function 
     const ac = new AbortController();
     try {
       const pending = w.store.snapshot(SID, 1, ac.signal);
-      while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8').trim()) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 'the fake git to start');
       const pid = Number(fs.readFileSync(pidFile, 'utf8'));
       ac.abort();
       assert.equal((await pending).ok, false);
       assert.equal(((await pending) as { reason: string }).reason, 'cancelled');
-      while (isAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => !isAlive(pid), 'the cancelled git to be gone');
     } finally {
       process.env.PATH = oldPath;
     }

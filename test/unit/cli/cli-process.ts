@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { root } from './run-cli';
+import { waitUntil } from '../../fixtures/eventually';
 
 export const cliBundle = path.join(root, 'dist/cli.js');
 
@@ -50,10 +51,7 @@ export function processesWith(needle: string): number[] {
 }
 
 export async function waitFor(what: string, check: () => boolean, limitMs = 20000): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > limitMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(check, what, limitMs);
 }
 
 /** Kills leftovers a failed test would leave (by pid, never by name). */

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../../extension/core/model/openai-client';
 import { ModelError, type ModelRequest, type StreamHandlers } from '../../../extension/core/model/types';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
+import { eventually } from '../../fixtures/eventually';
 
 const KEY = 'sk-proj-SuperSecretKey1234567890';
 const req: ModelRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
@@ -129,8 +130,7 @@ describe('OpenAI-compatible model client: faults, retries, errors', () => {
     setTimeout(() => ac.abort(), 50);
     const err = await fail(make().complete(req, handlers(), ac.signal));
     assert.equal(err.kind, 'cancelled');
-    for (let i = 0; i < 50 && !closed; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(closed, 'the server saw the connection close');
+    assert.ok(await eventually(() => closed), 'the server saw the connection close');
   });
 
   it('abort during a retry wait: cancelled without another request', async () => {

@@ -6,6 +6,7 @@ import * as readline from 'node:readline';
 import { journalPath, loadSqlJs, openStateDb } from '../../../extension/core/store';
 import { roundMessages, WRITER_SESSION } from '../../fixtures/store-rounds';
 import { newSession, open, tempDir } from './helpers';
+import { eventually } from '../../fixtures/eventually';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -74,11 +75,10 @@ describe('store: durability', () => {
     const file = path.join(tempDir(), 'state.db');
     const db = await open(file, { idleMs: 20, foldJournalBytes: 1 });
     const journalText = () => fs.readFileSync(journalPath(file), 'utf8');
-    const until = async (cond: () => boolean) => {
-      for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
-    };
+    const until = (cond: () => boolean) => eventually(cond, 20_000, 20);
     const s = db.createSession(newSession);
     db.appendMessage(s.id, { turn: 1, round: 0, message: { role: 'user', content: 'in flight' } });
+    // Absence can only be observed over time: 15 idle periods pass without the round being committed.
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(!journalText().includes('in flight'), 'an uncommitted round stays out of the journal');
     await db.commitRound();

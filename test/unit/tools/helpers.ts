@@ -93,15 +93,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Polls until `check` holds or `limitMs` passes; returns whether it held (never asserts on time itself). */
-export async function eventually(check: () => boolean, limitMs = 10_000): Promise<boolean> {
-  const end = Date.now() + limitMs;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
+export { eventually } from '../../fixtures/eventually';
 
 /** The policy's decision for one call, without running or asking (allow / ask / refuse). */
 export function planOf(tool: AnyTool, args: unknown, ctx: ToolContext): Decision {
