@@ -37,8 +37,15 @@ function trajectoryScenario(t: Trajectory): Scenario {
 
 const syntheticScenario: Scenario = { name: '60-round synthetic session', files: longSessionFiles(), prompt: 'Find and fix the failing case.', step: (i) => ({ reply: longSessionStep(i) }) };
 
+interface Recorded {
+  /** Each request's tokens in provider order. */
+  tokens: number[][];
+  /** Tokens of the messages each request appended to the previous one (all of the first request). */
+  appended: number[];
+}
+
 /** Runs a scenario and returns the recorded request bodies' token sequences. */
-async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<number[][]> {
+async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<Recorded> {
   let output = '';
   // Replayed tools keep their real names, schemas and descriptions (the tools block is Snowpea's own) but return the trace's output.
   const wrapTool = replay ? (t: AnyTool): AnyTool => ({ ...t, run: async () => okResult(output) }) : undefined;
@@ -50,7 +57,11 @@ async function record(sc: Scenario, settings: Record<string, unknown>, replay: b
       return s.reply;
     });
     await h.agent.runTurn(h.agent.newSession(), sc.prompt, new AbortController().signal);
-    return h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => tok.tokens(JSON.parse(r.raw)));
+    const bodies = h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.parse(r.raw) as { messages: Array<{ role: string }>; tools?: unknown[] });
+    const tokens = bodies.map((b) => tok.tokens(b));
+    const empty = tok.tokens({ messages: [] }).length; // the empty tools block the slice is serialized with
+    const appended = bodies.map((b, i) => (i === 0 ? tokens[0].length : tok.tokens({ messages: b.messages.slice(bodies[i - 1].messages.length) }).length - empty));
+    return { tokens, appended };
   } finally {
     await h.close();
   }
@@ -62,8 +73,18 @@ export interface CostRow {
   naive: { cost: number; tokens: number; cachedShare: number };
   snowpea: { cost: number; tokens: number; cachedShare: number };
   rolling: { cost: number; tokens: number; cachedShare: number };
+  /**
+   * A floor for any pruning that keeps keepToolRounds rounds whole: rolling pruning's requests (the
+   * shortest such a rule can send) priced as if only what each request appended were uncached,
+   * which no pruning achieves (stubbing changes an earlier message).
+   */
+  floor: number;
   /** Cumulative cost per round (the picture). */
   curve: { naive: number[]; snowpea: number[] };
+}
+
+function floorCost(r: Recorded, p: PriceModel): number {
+  return sum(r.tokens.map((t, i) => (t.length - r.appended[i]) * p.discount + r.appended[i] * p.writePremium));
 }
 
 function priced(reqs: number[][], p: PriceModel) {
@@ -81,10 +102,10 @@ async function scenarioRows(sc: Scenario, replay: boolean, tok: RequestTokenizer
   for (const p of PRICE_MODELS) {
     const snow = await record(sc, priceSettings(p), replay, tok);
     const roll = await record(sc, { ...priceSettings(p), 'agent.pruneStrategy': 'rolling' }, replay, tok);
-    const n = priced(naive, p);
-    const s = priced(snow, p);
-    const r = priced(roll, p);
-    rows.push({ scenario: sc.name, price: p.name, naive: n, snowpea: s, rolling: r, curve: { naive: n.curve, snowpea: s.curve } });
+    const n = priced(naive.tokens, p);
+    const s = priced(snow.tokens, p);
+    const r = priced(roll.tokens, p);
+    rows.push({ scenario: sc.name, price: p.name, naive: n, snowpea: s, rolling: r, floor: floorCost(roll, p), curve: { naive: n.curve, snowpea: s.curve } });
   }
   return rows;
 }
@@ -102,22 +123,23 @@ export async function costBench(): Promise<{ trajectories: CostRow[]; sets: Arra
 }
 
 /** Per price model: the cost ratio over all trajectories together, the worst single one, and the cached shares. */
-export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
+export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; floorRatio: number; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
   return PRICE_MODELS.map((p) => {
     const rs = rows.filter((r) => r.price === p.name);
     const ratio = sum(rs.map((r) => r.snowpea.cost)) / sum(rs.map((r) => r.naive.cost));
     const rollingRatio = sum(rs.map((r) => r.rolling.cost)) / sum(rs.map((r) => r.naive.cost));
+    const floorRatio = sum(rs.map((r) => r.floor)) / sum(rs.map((r) => r.naive.cost));
     const worstRow = rs.reduce((a, b) => (b.snowpea.cost / b.naive.cost > a.snowpea.cost / a.naive.cost ? b : a));
     const tokens = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].tokens));
     const cached = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].cachedShare * r[k].tokens)) / tokens(k);
-    return { price: p.name, ratio, rollingRatio, worst: worstRow.snowpea.cost / worstRow.naive.cost, worstName: worstRow.scenario, cachedSnowpea: cached('snowpea'), cachedNaive: cached('naive') };
+    return { price: p.name, ratio, rollingRatio, floorRatio, worst: worstRow.snowpea.cost / worstRow.naive.cost, worstName: worstRow.scenario, cachedSnowpea: cached('snowpea'), cachedNaive: cached('naive') };
   });
 }
 
 export function formatCost(title: string, rows: CostRow[]): string {
-  const lines = [title, 'price model                      snowpea/naive  (rolling)  worst single        cached: snowpea  naive'];
+  const lines = [title, 'price model                      snowpea/naive  (rolling)  floor  worst single        cached: snowpea  naive'];
   for (const s of summarize(rows)) {
-    lines.push(`${s.price.padEnd(32)} ${s.ratio.toFixed(2).padStart(13)}  ${`(${s.rollingRatio.toFixed(2)})`.padStart(9)}  ${`${s.worst.toFixed(2)} ${s.worstName.slice(0, 12)}`.padEnd(18)}  ${(s.cachedSnowpea * 100).toFixed(0).padStart(15)}%  ${(s.cachedNaive * 100).toFixed(0).padStart(4)}%`);
+    lines.push(`${s.price.padEnd(32)} ${s.ratio.toFixed(2).padStart(13)}  ${`(${s.rollingRatio.toFixed(2)})`.padStart(9)}  ${s.floorRatio.toFixed(2).padStart(5)}  ${`${s.worst.toFixed(2)} ${s.worstName.slice(0, 12)}`.padEnd(18)}  ${(s.cachedSnowpea * 100).toFixed(0).padStart(15)}%  ${(s.cachedNaive * 100).toFixed(0).padStart(4)}%`);
   }
   return lines.join('\n');
 }
