@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type HostMessage, type WebviewMessage } from '../protocol';
+import { DisposableStore } from '../core/conversation/emitter';
 import type { Logger } from '../core/log';
 import type { AgentHost } from './agent-host';
 import { compactConversation } from './compact-command';
@@ -22,7 +23,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly queue = new ReadyQueue<HostMessage>((m) => this.view?.webview.postMessage(m), {
     onDeliveryError: (e) => this.log.warn(`webview delivery failed: ${(e as Error).message}`),
   });
-  private readonly disposables: vscode.Disposable[] = [];
+  /** What the provider holds for the window's lifetime; `viewScope` is among it. */
+  private readonly disposables = new DisposableStore();
+  /** The current webview view's listeners: released when VS Code disposes the view (it resolves a new one later). */
+  private readonly viewScope = this.disposables.add(new DisposableStore());
   /** Workspace files for the `@` popup, listed on the first query. */
   private readonly files = new WorkspaceFileIndex();
 
@@ -58,10 +62,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly host: AgentHost,
     private readonly log: Logger,
   ) {
-    this.disposables.push(host.subscribe((m) => this.queue.post(m)), this.files);
+    this.disposables.add(host.subscribe((m) => this.queue.post(m)));
+    this.disposables.add(this.files);
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.viewScope.clear();
     this.view = view;
     this.queue.unready();
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
@@ -75,13 +81,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       nonce: createNonce(),
       title: 'Snowpea',
     });
-    this.disposables.push(
-      view.webview.onDidReceiveMessage((raw) => this.receive(raw)),
-      // A hidden view's webview is gone (no retainContextWhenHidden): queue until it says ready again.
-      view.onDidChangeVisibility(() => !view.visible && this.queue.unready()),
+    this.viewScope.add(view.webview.onDidReceiveMessage((raw) => this.receive(raw)));
+    // A hidden view's webview is gone (no retainContextWhenHidden): queue until it says ready again.
+    this.viewScope.add(view.onDidChangeVisibility(() => !view.visible && this.queue.unready()));
+    this.viewScope.add(
       view.onDidDispose(() => {
+        if (this.view !== view) return;
         this.view = undefined;
         this.queue.unready();
+        this.viewScope.clear();
       }),
     );
   }
@@ -136,6 +144,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

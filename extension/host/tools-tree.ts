@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DisposableStore } from '../core/conversation/emitter';
 import { groupRank } from '../core/tools/deferred';
 import type { AnyTool } from '../core/tools/types';
 import type { AgentHost } from './agent-host';
@@ -19,16 +20,13 @@ const PERMISSION_ICONS: Record<string, string> = {
 export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly disposables: vscode.Disposable[];
+  private readonly disposables = new DisposableStore();
 
   constructor(private readonly host: AgentHost) {
-    this.disposables = [
-      this.emitter,
-      host.onDidChange(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea.tools') && this.refresh()),
-    ];
-    const sub = host.registry.onDidChange(() => this.refresh());
-    this.disposables.push(new vscode.Disposable(() => sub.dispose()));
+    this.disposables.add(this.emitter);
+    this.disposables.add(host.onDidChange(() => this.refresh()));
+    this.disposables.add(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea.tools') && this.refresh()));
+    this.disposables.add(host.registry.onDidChange(() => this.refresh()));
   }
 
   refresh(): void {
@@ -89,6 +87,6 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }

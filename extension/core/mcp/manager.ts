@@ -5,8 +5,9 @@
  * tools can be offered, and a session's first request (whenFirstListed) and tool_search
  * (whenStarted) wait for such starts. Tool lists and first-start answers persist in `cacheDir`.
  */
+import { Emitter, type Disposable, type Event } from '../conversation/emitter';
 import { silentLogger, type Logger } from '../log';
-import type { Disposable, ToolRegistry } from '../tools/registry';
+import type { ToolRegistry } from '../tools/registry';
 import { searchTools } from '../tools/tool-search';
 import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import type { BackoffOptions } from './backoff';
@@ -50,7 +51,9 @@ export interface McpManagerOptions {
 export class McpManager implements Disposable {
   private readonly handles = new Map<string, McpServerHandle>();
   private readonly registrars = new Set<McpToolRegistrar>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changed: Emitter<void>;
+  /** A server's state, tools or access changed (the host's progress notifications and views listen). */
+  readonly onDidChange: Event<void>;
   private readonly warming = new Set<Promise<unknown>>();
   private readonly inputs = new Map<string, Map<string, string>>();
   readonly problems: string[];
@@ -60,6 +63,9 @@ export class McpManager implements Disposable {
   constructor(private readonly o: McpManagerOptions) {
     this.problems = [...(o.problems ?? [])];
     this.cache = new McpCache(o.cacheDir);
+    const logger = o.logger ?? silentLogger;
+    this.changed = new Emitter<void>({ onListenerError: (e) => logger.error(`MCP: a listener of the server list failed: ${e instanceof Error ? e.message : String(e)}`) });
+    this.onDidChange = this.changed.event;
     const env = o.env ?? process.env;
     for (const def of o.servers) {
       const inputs = new Map<string, string>();
@@ -77,9 +83,9 @@ export class McpManager implements Disposable {
           rehash: (d) => currentDefinitionHash(d, o.workspaceRoot),
           startTimeoutMs: (o.startTimeoutS ?? 30) * 1000,
           backoff: o.restartBackoff,
-          logger: o.logger ?? silentLogger,
+          logger,
           onTools: () => this.syncServer(def.name),
-          onState: () => this.fire(),
+          onState: () => this.changed.fire(),
         }),
       );
     }
@@ -121,8 +127,8 @@ export class McpManager implements Disposable {
     const registrar = new McpToolRegistrar(registry, (server, tool, args, ctx) => this.callTool(server, tool, args, ctx));
     this.registrars.add(registrar);
     for (const name of this.handles.keys()) this.syncServer(name, registrar);
-    const sub = registry.onWillInvoke((tool, raw) => {
-      if (tool === TOOL.tool_search) this.warmFor(registrar, raw);
+    const sub = registry.onWillInvoke(({ name, rawArgs }) => {
+      if (name === TOOL.tool_search) this.warmFor(registrar, rawArgs);
     });
     if (this.o.startUncached ?? true) {
       for (const h of this.handles.values()) if (h.usable() && h.toolsFrom === 'none' && h.state === 'idle') this.warm(h);
@@ -197,24 +203,19 @@ export class McpManager implements Disposable {
     const h = this.handle(name);
     h.forgetConsent();
     if (h.checkAccess()) this.syncServer(name);
-    this.fire();
+    this.changed.fire();
   }
 
   /** Re-checks Workspace Trust and remembered answers (call when trust changes). */
   refreshAccess(): void {
     for (const [name, h] of this.handles) if (h.checkAccess()) this.syncServer(name);
-    this.fire();
+    this.changed.fire();
   }
 
   async callTool(server: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const h = this.handles.get(server);
     if (!h) return errorResult('unavailable', `there is no MCP server named "${server}"`);
     return h.call(tool, args, ctx);
-  }
-
-  onDidChange(listener: () => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
   }
 
   /** Stops every server (stdio process trees are killed) and removes their tools. */
@@ -228,7 +229,7 @@ export class McpManager implements Disposable {
     for (const r of this.registrars) r.dispose();
     this.registrars.clear();
     await Promise.allSettled([...this.handles.values()].map((h) => h.stop(true)));
-    this.listeners.clear();
+    this.changed.dispose();
   }
 
   private handle(name: string): McpServerHandle {
@@ -253,7 +254,7 @@ export class McpManager implements Disposable {
 
   /** tool_search is about to run: start (in the background) the idle servers whose tools it will find. */
   private warmFor(registrar: McpToolRegistrar, raw: string): void {
-    let query = '';
+    let query: string;
     try {
       query = String((JSON.parse(raw) as { query?: unknown }).query ?? '');
     } catch {
@@ -272,16 +273,6 @@ export class McpManager implements Disposable {
     for (const s of servers) {
       const h = this.handles.get(s);
       if (h && h.usable() && (h.state === 'idle' || h.state === 'stopped')) this.warm(h);
-    }
-  }
-
-  private fire(): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch {
-        /* the listener's own failure */
-      }
     }
   }
 }

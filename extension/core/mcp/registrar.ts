@@ -3,7 +3,8 @@
  * `mcp__<server>__<tool>`, replaces a tool whose schema or description changed, and removes
  * tools a server no longer lists (or whose server may not be used).
  */
-import type { Disposable, ToolRegistry } from '../tools/registry';
+import type { Disposable } from '../conversation/emitter';
+import type { ToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types';
 import { mcpToolName, uniqueName } from './names';
 import { mcpToolDefinition } from './tool-adapter';

@@ -1,11 +1,14 @@
+import { Emitter, type Disposable, type EmitterOptions, type Event } from '../conversation/emitter';
 import { parseToolArguments } from './arguments';
 import { toolJsonSchema } from './json-schema';
 import { authorize, type Authorization } from './policy/authorize';
 import { closeNames } from './suggest';
 import { errorResult, type AnyTool, type Permission, type ReviewedWrite, type ToolContext, type ToolResult } from './types';
 
-export interface Disposable {
-  dispose(): void;
+/** A call about to run, as the model sent it. */
+export interface WillInvoke {
+  name: string;
+  rawArgs: string;
 }
 
 /** One row of `snowpea tools list --json` and the tools tree. */
@@ -28,10 +31,19 @@ function cancelled(name: string): ToolResult {
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly schemas = new Map<string, Record<string, unknown>>();
-  private readonly listeners = new Set<() => void>();
-  private readonly invokeListeners = new Set<(name: string, rawArgs: string) => void>();
+  private readonly changed: Emitter<void>;
+  private readonly willInvoke: Emitter<WillInvoke>;
+  /** A tool was registered or removed. */
+  readonly onDidChange: Event<void>;
+  /** Told of every call before it runs (MCP servers start when tool_search asks for their tools). */
+  readonly onWillInvoke: Event<WillInvoke>;
 
-  constructor(tools: Iterable<AnyTool> = []) {
+  /** `events.onListenerError`: where a listener's throw is reported (the host's and the CLI's log). */
+  constructor(tools: Iterable<AnyTool> = [], events: EmitterOptions = {}) {
+    this.changed = new Emitter<void>(events);
+    this.willInvoke = new Emitter<WillInvoke>(events);
+    this.onDidChange = this.changed.event;
+    this.onWillInvoke = this.willInvoke.event;
     for (const t of tools) this.register(t);
   }
 
@@ -39,14 +51,14 @@ export class ToolRegistry {
     if (!NAME_RE.test(tool.name)) throw new Error(`invalid tool name ${JSON.stringify(tool.name)}: use letters, digits, _ and - (at most 64)`);
     if (this.tools.has(tool.name)) throw new Error(`a tool named ${tool.name} is already registered`);
     this.tools.set(tool.name, tool);
-    this.fire();
+    this.changed.fire();
     return { dispose: () => void (this.tools.get(tool.name) === tool && this.unregister(tool.name)) };
   }
 
   unregister(name: string): boolean {
     const had = this.tools.delete(name);
     this.schemas.delete(name);
-    if (had) this.fire();
+    if (had) this.changed.fire();
     return had;
   }
 
@@ -81,26 +93,9 @@ export class ToolRegistry {
       .sort((a, b) => a.group.localeCompare(b.group) || a.name.localeCompare(b.name));
   }
 
-  onDidChange(listener: () => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
-  }
-
-  /** Told of every call before it runs (MCP servers start when tool_search asks for their tools). */
-  onWillInvoke(listener: (name: string, rawArgs: string) => void): Disposable {
-    this.invokeListeners.add(listener);
-    return { dispose: () => void this.invokeListeners.delete(listener) };
-  }
-
   /** Runs one call from the model. Never throws: every failure is a ToolResult with an error code. */
   async invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult> {
-    for (const l of [...this.invokeListeners]) {
-      try {
-        l(name, rawArgs);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
+    this.willInvoke.fire({ name, rawArgs });
     const tool = this.tools.get(name);
     if (!tool) {
       const near = closeNames(name, this.tools.keys());
@@ -138,16 +133,6 @@ export class ToolRegistry {
       return await Promise.race([running, aborted]);
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private fire(): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch {
-        /* a listener's failure is its own */
-      }
     }
   }
 }
