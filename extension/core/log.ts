@@ -1,4 +1,4 @@
-/** The logging seam: the host hands a LogOutputChannel, the CLI stderr, tests a recorder. */
+/** The logging seam: the host hands a LogOutputChannel, the CLI stderr, tests a recorder (test/fixtures/recording-logger.ts). */
 export interface Logger {
   error(msg: string): void;
   warn(msg: string): void;
@@ -7,9 +7,3 @@ export interface Logger {
 }
 
 export const silentLogger: Logger = { error() {}, warn() {}, info() {}, debug() {} };
-
-export function recordingLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const at = (level: string) => (msg: string) => void lines.push(`${level}: ${msg}`);
-  return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
-}

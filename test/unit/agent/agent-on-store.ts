@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Agent } from '../../../extension/core/agent/agent';
-import { recordingLogger } from '../../../extension/core/log';
+import { recordingLogger } from '../../fixtures/recording-logger';
 import { createOpenAIClient } from '../../../extension/core/model/openai-client';
 import { mergeSettings } from '../../../extension/core/settings/load';
 import type { StateDb } from '../../../extension/core/store';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { recordingLogger } from '../../../extension/core/log';
+import { recordingLogger } from '../../fixtures/recording-logger';
 import { CheckpointStore } from '../../../extension/core/checkpoints';
 
 export interface World {

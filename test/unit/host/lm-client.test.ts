@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { recordingLogger } from '../../../extension/core/log';
+import { recordingLogger } from '../../fixtures/recording-logger';
 import { ModelError, type WireMessage, type WireTool } from '../../../extension/core/model/types';
 import { lmApiFrom, type LmApi, type LmChat } from '../../../extension/host/lm-api';
 import { createLmClient, requestText } from '../../../extension/host/lm-client';
