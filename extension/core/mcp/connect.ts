@@ -113,7 +113,7 @@ async function open(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions
   } catch (e) {
     const why = stdio && (stdio.exitDescription() || stdio.stderrTail()) ? ` (${whyClosed()})` : '';
     await close();
-    throw new Error(`${(e as Error).message}${why}`);
+    throw new Error(`${(e as Error).message}${why}`, { cause: e });
   }
 }
 
@@ -127,7 +127,7 @@ export async function connectServer(r: ResolvedServer, o: ConnectOptions): Promi
     try {
       return await open(r, 'sse', o);
     } catch (second) {
-      throw new Error(`Streamable HTTP failed (${(first as Error).message}), and so did SSE (${(second as Error).message})`);
+      throw new Error(`Streamable HTTP failed (${(first as Error).message}), and so did SSE (${(second as Error).message})`, { cause: second });
     }
   }
 }

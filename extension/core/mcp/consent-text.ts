@@ -27,6 +27,8 @@ export interface ConsentAnswer {
   remember: boolean;
 }
 
+// Control characters are what this pattern is for: they are escaped before a value is shown.
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 /** One value on one line: quoted (JSON) when it is empty or has spaces, quotes, backslashes, control or bidi characters, which are escaped. */

@@ -182,7 +182,8 @@ export class McpServerHandle {
     this.startAbort = abort;
     try {
       const resolved = await this.o.resolve(d);
-      let opened: McpConnection | undefined;
+      // Set once the connection opens; the callbacks below ignore events of a connection that is not the current one.
+      let opened: McpConnection | undefined = undefined;
       const conn = await connectServer(resolved, {
         serverName: d.name,
         timeoutMs: this.o.startTimeoutMs,
@@ -229,12 +230,12 @@ export class McpServerHandle {
 
   private async askConsent(): Promise<void> {
     const d = this.o.def;
-    let allowed = false;
+    let allowed: boolean;
     if (!this.o.confirm) {
       this.lastError = `starting a server defined by the workspace (${d.source.label}) needs the user's confirmation, and there is no way to ask here`;
       throw new StartError('denied', `the MCP server "${d.name}" was not started: ${this.lastError}`);
     }
-    let remember = true;
+    let remember: boolean;
     try {
       const view = consentView(d, await this.o.preview?.(d));
       const answer = await this.o.confirm(d, view);
