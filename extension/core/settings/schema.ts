@@ -91,11 +91,6 @@ export type Settings = { -readonly [K in SettingKey]: z.infer<(typeof settingDef
 
 export const settingKeys = Object.keys(settingDefs) as SettingKey[];
 
-/** The whole settings object as one zod schema (every key present after merging). */
-export const settingsSchema = z.object(
-  Object.fromEntries(settingKeys.map((k) => [k, settingDefs[k].schema])) as { [K in SettingKey]: (typeof settingDefs)[K]['schema'] },
-);
-
 export function defaultSettings(): Settings {
   const out: Record<string, unknown> = {};
   for (const k of settingKeys) out[k] = structuredClone(settingDefs[k].default);

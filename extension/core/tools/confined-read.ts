@@ -85,8 +85,3 @@ export function readConfined(file: string, within: string, o: ConfinedOptions): 
     fs.closeSync(fd);
   }
 }
-
-/** The file's text when read whole or cut to its head (no tail); undefined when it was not read. */
-export function confinedText(r: ConfinedRead): string | undefined {
-  return r.kind === 'ok' ? r.head.toString('utf8') : undefined;
-}

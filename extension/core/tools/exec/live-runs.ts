@@ -22,10 +22,6 @@ export function trackLiveRun(run: LiveRun): () => void {
   return () => void live.delete(run);
 }
 
-export function liveRunCount(): number {
-  return live.size;
-}
-
 /**
  * Stops every live run (SIGTERM, a grace period, then SIGKILL for what is left: see killTree) and
  * waits for them to finish, at most `timeoutMs`; then SIGKILLs synchronously whatever is still

@@ -56,9 +56,6 @@ export function makeJsGrepBackend(o: JsGrepOptions = {}): GrepBackend {
   return (q) => runInWorker(q, o);
 }
 
-/** The JS fallback with the default deadline and size limit. */
-export const grepJs: GrepBackend = makeJsGrepBackend();
-
 function runInWorker(q: GrepQuery, o: JsGrepOptions): Promise<GrepOutcome> {
   try {
     new RegExp(q.pattern, q.ignoreCase ? 'i' : '');
