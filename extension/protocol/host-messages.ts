@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentEventSchema } from './agent-event';
+import { agentEventMessageSchema } from './agent-event';
 import { meterMessageSchema } from './meter';
 import { MAX_IMAGE_BASE64_CHARS } from './webview-messages';
 
@@ -27,7 +27,9 @@ export const transcriptEntrySchema = z.discriminatedUnion('role', [
     tool: z.string(),
     /** The arguments as the model sent them (a JSON string, possibly malformed). */
     args: z.string(),
-    /** The tool's one-line summary of what it did. */
+    /** The card's heading, as the live `tool.call` event had it (the tool's name for calls stored before titles were). */
+    title: z.string(),
+    /** The card's line: the first line of the result, or while the call has not finished what `tool.call` carried. */
     summary: z.string(),
     /** The result as the model saw it. Absent while the call has not finished. */
     result: z.string().optional(),
@@ -75,7 +77,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   }),
   /** The title, model, trust, setup or image support changed (a setting, the API key, Workspace Trust, the session's title); nothing else is touched. */
   z.object({ type: z.literal('header'), ...headerFields }),
-  z.object({ type: z.literal('event'), event: agentEventSchema }),
+  z.object({ type: z.literal('event'), event: agentEventMessageSchema }),
   z.object({ type: z.literal('transcript'), sessionId: z.string(), entries: z.array(transcriptEntrySchema) }),
   z.object({
     type: z.literal('approval.request'),

@@ -17,6 +17,12 @@ export interface ToolCall {
   name: string;
   /** The arguments exactly as the model sent them (a JSON string, possibly malformed). */
   arguments: string;
+  /**
+   * The tool card's heading (tools/card-summary.ts callTitle), computed when the call was made and
+   * kept with it, so a replay shows what the live card showed even when the tool has changed or
+   * gone since (an MCP server removed). Never sent to the model; absent in calls stored before it was.
+   */
+  title?: string;
 }
 
 /**
@@ -62,7 +68,12 @@ export type Message =
    */
   | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord; rewind?: RewindRecord }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string };
+  /**
+   * `loadedTools`: the deferred tools this call loaded (tool_search, or a deferred tool called
+   * directly, which loads itself), in load order; absent when it loaded none, and in results
+   * stored before it was recorded. Never sent to the model (the content says it in words).
+   */
+  | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string; loadedTools?: string[] };
 
 export function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;

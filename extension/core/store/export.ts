@@ -67,7 +67,8 @@ function messageMd(m: Message): string {
   if (m.role === 'assistant') {
     const out = ['### Assistant'];
     if (m.content) out.push(m.content);
-    for (const c of m.toolCalls ?? []) out.push(`**Tool call** \`${c.name}\` (\`${c.id}\`)\n\n${fenced(prettyArgs(c.arguments), 'json')}`);
+    // The title is the tool card's heading, kept with the call when it was made (tools/card-summary.ts).
+    for (const c of m.toolCalls ?? []) out.push(`**Tool call** \`${c.name}\` (\`${c.id}\`)${c.title && c.title !== c.name ? `: ${c.title}` : ''}\n\n${fenced(prettyArgs(c.arguments), 'json')}`);
     return out.join('\n\n');
   }
   const status = m.ok ? 'ok' : `error${m.errorCode ? ` \`${m.errorCode}\`` : ''}`;

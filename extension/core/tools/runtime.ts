@@ -4,7 +4,8 @@ import type { ToolRuntime } from './tool-runtime';
 import type { Session } from '../conversation/session';
 import type { WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
-import { activeTools, deferredLine, EAGER_CORE } from './deferred';
+import { callTitle } from './card-summary';
+import { activeTools, deferredLine } from './deferred';
 import { roleOf } from './roles';
 import { offerRefusal } from './policy/decide';
 import { sessionFacts } from './policy/facts';
@@ -122,6 +123,10 @@ export class SessionToolRuntime implements ToolRuntime {
     return w;
   }
 
+  title(call: ToolCall): string {
+    return callTitle(call, this.catalog.get(call.name), () => this.catalog.jsonSchemaOf(call.name));
+  }
+
   async execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult> {
     const tool = this.catalog.get(call.name);
     const refusal = tool && this.refusalFor(session, tool);
@@ -133,15 +138,19 @@ export class SessionToolRuntime implements ToolRuntime {
     for (const p of stub ? [] : (result.writtenPaths ?? [])) this.guard?.invalidatePath?.(p);
     if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
     for (const d of this.decorators) result = d(session, call, result);
-    if (session.loadedTools.length > loadedBefore) notify({ type: 'tools.loaded', sessionId: session.id, tools: session.loadedTools.slice(loadedBefore) });
+    // What the call loaded (tool_search through ctx.loadTools) and, below, a deferred tool loading itself: kept on the result as data.
+    const loaded = session.loadedTools.slice(loadedBefore);
+    if (loaded.length) notify({ type: 'tools.loaded', sessionId: session.id, tools: loaded });
     if (selfLoad && result.error?.code !== 'invalid_arguments' && result.error?.code !== 'unknown_tool') {
       const added = session.loadTools([call.name]);
       if (added.length) {
         notify({ type: 'tools.loaded', sessionId: session.id, tools: added });
+        loaded.push(...added);
+        // The model is told in words (the seed fixes this text); replay reads `loadedTools`, not this.
         result = { ...result, content: `${result.content}\nloaded ${call.name} for this session` };
       }
     }
-    return result;
+    return loaded.length ? { ...result, loadedTools: loaded } : result;
   }
 
   /** A child or read-only session cannot self-load tools it is not allowed to have. */
@@ -154,5 +163,3 @@ export class SessionToolRuntime implements ToolRuntime {
     return offerRefusal(tool, sessionFacts(session));
   }
 }
-
-export { EAGER_CORE };

@@ -10,6 +10,11 @@ export interface ToolRuntime {
   beginTurn(session: Session): void;
   /** The tools block for this round. Unchanged inputs must return the same array (byte-identical JSON). */
   toolsFor(session: Session): WireTool[];
-  /** Runs one call; never throws. `notify` lets the runtime report side events (tools.loaded, loop.suspected). */
+  /** The call's card title (card-summary.ts callTitle): the tool's describeCall on the parsed arguments, else the tool's name. Never throws. */
+  title(call: ToolCall): string;
+  /**
+   * Runs one call; never throws. `notify` lets the runtime report side events (tools.loaded, loop.suspected).
+   * The result's `loadedTools` names the deferred tools the call loaded.
+   */
   execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult>;
 }

@@ -45,6 +45,8 @@ export interface ToolResult {
   totalLines?: number;
   /** Real paths this call wrote (write_file, edit_file), so the repeat guard can forget their reads. */
   writtenPaths?: string[];
+  /** The deferred tools this call loaded, in load order (set by the runtime; the loop keeps it on the tool message). */
+  loadedTools?: string[];
 }
 
 export function okResult(content: string, extra: Partial<ToolResult> = {}): ToolResult {
@@ -225,7 +227,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** A built-in tool's name comes from the name table (`TOOL.read_file`); createBuiltinTools checks the table against the tools. */
   name: string;
   traits: ToolTraits;
-  /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, mcp:<server>). */
+  /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, fs, mcp:<server>). */
   group: string;
   permission: Permission;
   /** One line for lists and the tools tree. */
@@ -238,9 +240,17 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * their server's schema through; `input` then validates against it).
    */
   jsonSchema?: Record<string, unknown>;
-  /** Sent every round (eager) or loaded on demand through tool_search (deferred). */
+  /**
+   * false: eager, sent every round (the built-in tools with false are decisions.md's eager set; no
+   * other list exists); true: deferred, loaded on demand through tool_search.
+   */
   deferred: boolean;
-  /** Shown on the tool card while it runs and after ("read src/a.ts", "run: npm test"). */
+  /**
+   * The call in a few words ("read src/a.ts", "run: npm test"), from the parsed arguments: it heads
+   * the tool card (the tool.call event's `title`, kept with the stored call; card-summary.ts puts it
+   * on one line and cuts it at 160 characters) and is the approval prompt's line when `approval`
+   * gives no summary. Without it, or when the arguments do not parse, the card shows the tool's name.
+   */
   describeCall?(args: z.infer<S>): string;
   /** Declares the paths and summary the approval policy judges; without it only the permission counts. */
   approval?(args: z.infer<S>, ctx: ToolContext): ApprovalScope;

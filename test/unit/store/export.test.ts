@@ -11,7 +11,7 @@ async function seeded(): Promise<{ db: StateDb; id: string; childId: string; mes
   const s = db.createSession({ ...newSession, id: 'sess-1', loadedTools: ['git_status'] });
   const messages: Message[] = [
     { role: 'user', content: 'Why does the parser fail on `a ?? b`?' },
-    { role: 'assistant', content: 'Let me look.', toolCalls: [{ id: 'c1', name: 'shell', arguments: '{"command":"npm test"}' }, { id: 'c2', name: 'read_file', arguments: 'not json' }] },
+    { role: 'assistant', content: 'Let me look.', toolCalls: [{ id: 'c1', name: 'shell', arguments: '{"command":"npm test"}', title: 'run: npm test' }, { id: 'c2', name: 'read_file', arguments: 'not json', title: 'read_file' }] },
     { role: 'tool', toolCallId: 'c1', toolName: 'shell', ok: true, content: BIG },
     { role: 'tool', toolCallId: 'c2', toolName: 'read_file', ok: false, content: 'error (invalid_arguments): bad JSON', errorCode: 'invalid_arguments' },
     { role: 'assistant', content: 'The tokenizer does not know `??`. **Fixed.**' },
@@ -63,7 +63,7 @@ describe('store: export', () => {
     assert.match(md, /- Loaded tools: git_status/);
     assert.match(md, /- Tokens: 2800 prompt \(1408 cached\), 100 completion over 2 round\(s\)/);
     assert.match(md, /## Turn 1\n\n### User\n\nWhy does the parser fail on `a \?\? b`\?/);
-    assert.match(md, /\*\*Tool call\*\* `shell` \(`c1`\)\n\n```json\n\{\n {2}"command": "npm test"\n\}\n```/);
+    assert.match(md, /\*\*Tool call\*\* `shell` \(`c1`\): run: npm test\n\n```json\n\{\n {2}"command": "npm test"\n\}\n```/);
     assert.match(md, /\*\*Tool call\*\* `read_file` \(`c2`\)\n\n```json\nnot json\n```/);
     assert.match(md, /\*\*Result\*\* of `read_file` \(`c2`\): error `invalid_arguments`/);
     // The output contains ```` so its fence is five backticks, and the whole output is there.

@@ -36,7 +36,8 @@ describe('store: tool-call arguments are stored once (P19)', () => {
     const assistant = again.getMessages(session.id).find((m) => m.role === 'assistant' && m.toolCalls?.length);
     assert.ok(assistant && assistant.role === 'assistant');
     assert.equal(assistant.toolCalls![0].arguments, args);
-    assert.deepEqual(Object.keys(assistant.toolCalls![0]), ['id', 'name', 'arguments']);
+    // The call as appended (its card title included), no argumentsRef left behind.
+    assert.deepEqual(Object.keys(assistant.toolCalls![0]), ['id', 'name', 'arguments', 'title']);
     const exported = JSON.parse(again.exportSession(session.id, 'json'));
     const call = exported.messages.find((m: { message: { toolCalls?: unknown[] } }) => m.message.toolCalls)!.message.toolCalls[0];
     assert.equal(call.arguments, args);
