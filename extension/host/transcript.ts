@@ -2,6 +2,7 @@ import type { Message } from '../core/conversation/messages';
 import { typedText } from '../core/input/compose';
 import type { TranscriptEntry } from '../protocol';
 import { TOOL } from '../core/tools/names';
+import { callSummary, resultSummary } from '../core/tools/card-summary';
 import { displayView, isCompaction, type CompactionMessage } from '../core/context/compaction/view';
 
 type ToolEntry = Extract<TranscriptEntry, { role: 'tool' }>;
@@ -11,8 +12,9 @@ type CompactionEntry = Extract<TranscriptEntry, { role: 'compaction' }>;
 /**
  * The stored transcript as the webview replays it, as the live view showed it: what the user
  * typed with their images (not the files an `@path` inlined, nor the notes about refused
- * attachments), text, tool cards with the result the model saw, after a card the chip of
- * the deferred tools that call loaded, and a compaction's divider where it happened. Messages a
+ * attachments), text, tool cards (title and summary as the live events had them, card-summary.ts)
+ * with the result the model saw, after a card the chip of the deferred tools that call loaded
+ * (the tool message's `loadedTools`), and a compaction's divider where it happened. Messages a
  * rewind took back are left out; each user message keeps its turn number over the whole transcript.
  */
 export function toTranscript(messages: Message[]): TranscriptEntry[] {
@@ -29,15 +31,17 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
     } else if (m.role === 'assistant') {
       if (m.content) out.push({ role: 'assistant', text: m.content });
       for (const c of m.toolCalls ?? []) {
-        const entry: ToolEntry = { role: 'tool', callId: c.id, tool: c.name, args: c.arguments, summary: c.name };
+        // The title as the live card had it (stored with the call); a call stored before titles were shows its name.
+        const title = c.title ?? c.name;
+        const entry: ToolEntry = { role: 'tool', callId: c.id, tool: c.name, args: c.arguments, title, summary: callSummary({ ...c, title }) };
         calls.set(c.id, entry);
         out.push(entry);
       }
     } else {
       const entry = calls.get(m.toolCallId);
       if (!entry) continue;
-      Object.assign(entry, { result: m.content, ok: m.ok, summary: m.content.split('\n', 1)[0].slice(0, 200), ...(m.errorCode ? { errorCode: m.errorCode } : {}) });
-      const tools = toolsLoadedBy(m);
+      Object.assign(entry, { result: m.content, ok: m.ok, summary: resultSummary(m.content), ...(m.errorCode ? { errorCode: m.errorCode } : {}) });
+      const tools = m.loadedTools ?? toolsLoadedBy(m);
       if (tools.length) loaded.set(entry, tools);
     }
   }
@@ -66,10 +70,12 @@ function compactionEntry(m: CompactionMessage): CompactionEntry {
 }
 
 /**
- * The deferred tools a stored result says its call loaded: a tool_search that loaded some
- * (`loaded a, b; callable from your next round`, tools/tool-search.ts), or a deferred tool
- * called directly, which loads itself (`loaded <tool> for this session` appended to its result,
- * tools/runtime.ts). `already loaded: …` loaded nothing.
+ * Only for a tool message without `loadedTools` (results stored before the field was recorded;
+ * a newer result without it loaded nothing, and its text says none of these words): the deferred
+ * tools its text says its call loaded. A tool_search that loaded some (`loaded a, b; callable
+ * from your next round`, tools/tool-search.ts), or a deferred tool called directly, which loads
+ * itself (`loaded <tool> for this session` appended to its result, tools/runtime.ts).
+ * `already loaded: …` loaded nothing.
  */
 export function toolsLoadedBy(m: ToolMessage): string[] {
   if (m.toolName === TOOL.tool_search) {
