@@ -78,9 +78,9 @@ describe('webview state: attachments, meters, retry and tool cards', () => {
 
   it('times tool calls from arrival stamps and keeps the result text the host adds', () => {
     const s = run(
-      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}' }, 1000),
+      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}', title: 'shell', summary: '' }, 1000),
       event({ type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'ok', result: 'all output' }, 4500),
-      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}' }, 5000),
+      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}', title: 'shell', summary: '' }, 5000),
       event({ type: 'turn.end', reason: 'cancelled', rounds: 1 }, 6000),
     );
     const [c1, c2] = s.items.filter((i) => i.kind === 'tool');
@@ -134,9 +134,9 @@ describe('webview state: pruned results, replayed chips and the first message of
 
   it('marks the cards a meter names as pruned, keeps the full result, and never takes a mark away', () => {
     let s = run(
-      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}' }),
+      event({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{}', title: 'shell', summary: '' }),
       event({ type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'ok', result: 'a'.repeat(300) }),
-      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}' }),
+      event({ type: 'tool.call', callId: 'c2', tool: 'shell', args: '{}', title: 'shell', summary: '' }),
       event({ type: 'tool.result', callId: 'c2', tool: 'shell', ok: true, summary: 'ok', result: 'b'.repeat(400) }),
       meter(5, [{ callId: 'c1', stub: stub(300) }, { callId: 'gone', stub: stub(1) }]),
     );
@@ -152,8 +152,8 @@ describe('webview state: pruned results, replayed chips and the first message of
       ['c2', stub(400), 'b'.repeat(400)],
     ]);
     const entries = [
-      { role: 'tool' as const, callId: 'c1', tool: 'shell', args: '{}', summary: 'ok', result: 'a'.repeat(300), ok: true },
-      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', summary: 'ok', result: 'b'.repeat(400), ok: true },
+      { role: 'tool' as const, callId: 'c1', tool: 'shell', args: '{}', title: 'shell', summary: 'ok', result: 'a'.repeat(300), ok: true },
+      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', title: 'shell', summary: 'ok', result: 'b'.repeat(400), ok: true },
     ];
     s = chatReducer(s, host({ type: 'transcript', sessionId: 's1', entries }));
     assert.deepEqual(prunedOf(s).map(([, p]) => p), [stub(300), stub(400)], 'a replay keeps the marks');
@@ -168,9 +168,9 @@ describe('webview state: pruned results, replayed chips and the first message of
         sessionId: 's1',
         entries: [
           { role: 'user', text: 'commit it' },
-          { role: 'tool', callId: 'c1', tool: 'tool_search', args: '{}', summary: 'loaded git_diff, git_commit; callable from your next round', ok: true },
+          { role: 'tool', callId: 'c1', tool: 'tool_search', args: '{}', title: 'tool_search', summary: 'loaded git_diff, git_commit; callable from your next round', ok: true },
           { role: 'tools.loaded', tools: ['git_diff', 'git_commit'] },
-          { role: 'tool', callId: 'c2', tool: 'git_diff', args: '{}', summary: 'diff', ok: true },
+          { role: 'tool', callId: 'c2', tool: 'git_diff', args: '{}', title: 'git diff', summary: 'diff', ok: true },
         ],
       }),
     );
@@ -202,8 +202,8 @@ describe('webview state: pruned results, replayed chips and the first message of
 describe('webview state: a replay keeps what the reader opened', () => {
   it('keeps open tool cards open and the start time of a running call across a transcript replay', () => {
     const entries = [
-      { role: 'tool' as const, callId: 'c1', tool: 'grep', args: '{}', summary: 'found 2', result: 'a\nb', ok: true },
-      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', summary: 'shell' },
+      { role: 'tool' as const, callId: 'c1', tool: 'grep', args: '{}', title: 'grep', summary: 'found 2', result: 'a\nb', ok: true },
+      { role: 'tool' as const, callId: 'c2', tool: 'shell', args: '{}', title: 'shell', summary: '' },
     ];
     let s = run(host({ ...init, running: true } as HostMessage), host({ type: 'transcript', sessionId: 's1', entries }, 1000));
     const c1 = s.items.find((i) => i.kind === 'tool' && i.callId === 'c1');

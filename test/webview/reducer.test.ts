@@ -56,9 +56,9 @@ describe('webview state: chat reducer', () => {
       { type: 'turn.start', turn: 1, prompt: 'x' },
       { type: 'text.delta', text: 'a' },
       { type: 'text.delta', text: 'b' },
-      { type: 'tool.call', callId: 'c1', tool: 'grep', args: '{}' },
+      { type: 'tool.call', callId: 'c1', tool: 'grep', args: '{}', title: 'grep', summary: '' },
       { type: 'text.delta', text: 'c' },
-      { type: 'tool.call', callId: 'c2', tool: 'bash', args: '{}' },
+      { type: 'tool.call', callId: 'c2', tool: 'bash', args: '{}', title: 'bash', summary: '' },
       { type: 'turn.end', reason: 'cancelled', rounds: 2 },
     );
     assert.deepEqual(kinds(s), ['user', 'assistant', 'tool', 'assistant', 'tool', 'notice']);
@@ -73,7 +73,7 @@ describe('webview state: chat reducer', () => {
 
   it('caps streamed tool output to its tail', () => {
     const big = 'x'.repeat(TOOL_OUTPUT_CAP);
-    const s = run({ type: 'tool.call', callId: 'c1', tool: 'bash', args: '{}' }, { type: 'tool.output', callId: 'c1', chunk: big }, { type: 'tool.output', callId: 'c1', chunk: 'END' });
+    const s = run({ type: 'tool.call', callId: 'c1', tool: 'bash', args: '{}', title: 'bash', summary: '' }, { type: 'tool.output', callId: 'c1', chunk: big }, { type: 'tool.output', callId: 'c1', chunk: 'END' });
     const tool = s.items.find((i) => i.kind === 'tool');
     assert.ok(tool?.kind === 'tool');
     assert.equal(tool.output.length, TOOL_OUTPUT_CAP);

@@ -61,6 +61,8 @@ describe('webview: the chat at side-bar widths (issue 18, setup in the side bar)
         callId: 'c1',
         tool: 'run_command',
         args: JSON.stringify({ command: `npm run ${longWord} -- --reporter=${longWord}`, cwd: `packages/${longWord}/src` }),
+        title: `run: npm run ${longWord} -- --reporter=${longWord}`,
+        summary: '',
       },
       {
         type: 'tool.result',

@@ -10,7 +10,7 @@ describe('webview: state survives hide/show and reloads', function () {
     await first.events(
       { type: 'turn.start', turn: 1, prompt: 'hello' },
       { type: 'text.delta', text: 'Hi **there**' },
-      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"a.ts"}' },
+      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"a.ts"}', title: 'read a.ts', summary: '' },
       { type: 'tool.result', callId: 'c1', tool: 'read_file', ok: true, summary: 'read a.ts' },
       { type: 'turn.end', reason: 'done', rounds: 1 },
     );
@@ -38,8 +38,8 @@ describe('webview: state survives hide/show and reloads', function () {
       entries: [
         { role: 'user', text: 'fix the bug' },
         { role: 'assistant', text: 'Looking at `main.ts`.' },
-        { role: 'tool', callId: 'c1', tool: 'read_file', args: '{"path":"main.ts"}', summary: 'read main.ts', result: '...', ok: true },
-        { role: 'tool', callId: 'c2', tool: 'bash', args: '{"command":"npm test"}', summary: 'npm test' },
+        { role: 'tool', callId: 'c1', tool: 'read_file', args: '{"path":"main.ts"}', title: 'read main.ts', summary: 'read main.ts', result: '...', ok: true },
+        { role: 'tool', callId: 'c2', tool: 'bash', args: '{"command":"npm test"}', title: 'bash', summary: 'npm test' },
       ],
     });
     await chat.toolCard('c2').waitFor();

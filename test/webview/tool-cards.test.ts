@@ -9,16 +9,18 @@ describe('webview: tool cards, approvals and questions', function () {
     await chat.init();
     await chat.events(
       { type: 'turn.start', turn: 1, prompt: 'read it' },
-      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"src/app.ts","offset":10}' },
+      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"src/app.ts","offset":10}', title: 'read src/app.ts (lines 10-)', summary: '' },
       { type: 'tool.result', callId: 'c1', tool: 'read_file', ok: true, summary: 'read src/app.ts (3 lines)', result: 'line 10\nline 11\nline 12' },
     );
     const card = chat.toolCard('c1');
     await card.locator('.tool-summary', { hasText: 'read src/app.ts (3 lines)' }).waitFor();
+    assert.equal(await card.locator('.tool-title').innerText(), 'read src/app.ts (lines 10-)', 'the title from the event heads the card');
     assert.equal(await card.locator('.tool-details').count(), 0, 'closed: one line');
     const toggle = card.getByRole('button', { expanded: false });
     await toggle.click();
     await card.locator('.tool-details').waitFor();
     assert.equal(await card.getByRole('button').first().getAttribute('aria-expanded'), 'true');
+    assert.equal(await card.locator('.tool-section-title').first().innerText(), 'Arguments to read_file', 'the tool itself is named in the details');
     assert.equal(await card.locator('.tool-args').innerText(), '{\n  "path": "src/app.ts",\n  "offset": 10\n}');
     assert.equal(await card.locator('.tool-result').innerText(), 'line 10\nline 11\nline 12');
     await card.locator('.tool-line').click();
@@ -35,14 +37,14 @@ describe('webview: tool cards, approvals and questions', function () {
       sessionId: 's1',
       entries: [
         { role: 'user', text: 'go' },
-        { role: 'tool', callId: 'p1', tool: 'read_file', args: '{"path":"big.ts"}', summary: 'const big0 = 0;', result: full, ok: true },
-        { role: 'tool', callId: 'p2', tool: 'read_file', args: '{"path":"ok.ts"}', summary: 'read ok.ts', result: 'export {}', ok: true },
+        { role: 'tool', callId: 'p1', tool: 'read_file', args: '{"path":"big.ts"}', title: 'read big.ts', summary: 'const big0 = 0;', result: full, ok: true },
+        { role: 'tool', callId: 'p2', tool: 'read_file', args: '{"path":"ok.ts"}', title: 'read ok.ts', summary: 'read ok.ts', result: 'export {}', ok: true },
       ],
     });
     // The stored result is whole; the host's meter says which results later requests carry as stubs.
     await chat.host({ type: 'meter', sessionId: 's1', round: 8, promptTokens: 900, cachedTokens: 0, prunedResults: 1, prunedCalls: [{ callId: 'p1', stub: pruned }] });
     await chat.events(
-      { type: 'tool.call', callId: 's1', tool: 'read_file', args: '{"path":"src/a.ts"}' },
+      { type: 'tool.call', callId: 's1', tool: 'read_file', args: '{"path":"src/a.ts"}', title: 'read src/a.ts', summary: '' },
       {
         type: 'tool.result',
         callId: 's1',
@@ -50,9 +52,9 @@ describe('webview: tool cards, approvals and questions', function () {
         ok: true,
         summary: 'unchanged since your earlier read_file of src/a.ts (120 lines, sha256 1a2b3c4d); the content in that result is still current',
       },
-      { type: 'tool.call', callId: 's2', tool: 'grep', args: '{"pattern":"x"}' },
+      { type: 'tool.call', callId: 's2', tool: 'grep', args: '{"pattern":"x"}', title: 'grep /x/', summary: '' },
       { type: 'tool.result', callId: 's2', tool: 'grep', ok: true, summary: 'same result as your earlier grep call (4 lines)' },
-      { type: 'tool.call', callId: 'r1', tool: 'read_file', args: '{"path":"src/a.ts"}' },
+      { type: 'tool.call', callId: 'r1', tool: 'read_file', args: '{"path":"src/a.ts"}', title: 'read src/a.ts', summary: '' },
       { type: 'tool.result', callId: 'r1', tool: 'read_file', ok: false, summary: 'error (repeat_blocked): read src/a.ts 4 times', errorCode: 'repeat_blocked' },
     );
     await chat.toolCard('r1').waitFor();
@@ -79,9 +81,9 @@ describe('webview: tool cards, approvals and questions', function () {
     const stub = (n: number) => `[earlier shell output pruned — ${n} chars; re-run the tool if you need it again]`;
     await first.events(
       { type: 'turn.start', turn: 1, prompt: 'test it' },
-      { type: 'tool.call', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}' },
+      { type: 'tool.call', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}', title: 'run: npm test', summary: '' },
       { type: 'tool.result', callId: 'c1', tool: 'shell', ok: true, summary: 'exit 0', result: 'y'.repeat(500) },
-      { type: 'tool.call', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}' },
+      { type: 'tool.call', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}', title: 'run: npm run lint', summary: '' },
       { type: 'tool.result', callId: 'c2', tool: 'shell', ok: true, summary: 'exit 0', result: 'z'.repeat(700) },
     );
     await first.host({ type: 'meter', sessionId: 's1', round: 7, promptTokens: 10, cachedTokens: 0, prunedCalls: [{ callId: 'c1', stub: stub(500) }] });
@@ -98,8 +100,8 @@ describe('webview: tool cards, approvals and questions', function () {
       sessionId: 's1',
       entries: [
         { role: 'user', text: 'test it' },
-        { role: 'tool', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}', summary: 'exit 0', result: 'y'.repeat(500), ok: true },
-        { role: 'tool', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}', summary: 'exit 0', result: 'z'.repeat(700), ok: true },
+        { role: 'tool', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}', title: 'run: npm test', summary: 'exit 0', result: 'y'.repeat(500), ok: true },
+        { role: 'tool', callId: 'c2', tool: 'shell', args: '{"command":"npm run lint"}', title: 'run: npm run lint', summary: 'exit 0', result: 'z'.repeat(700), ok: true },
       ],
     });
     await first.events({ type: 'turn.end', reason: 'done', rounds: 9 });
@@ -123,10 +125,11 @@ describe('webview: tool cards, approvals and questions', function () {
     const start = new Date('2030-01-01T10:00:00Z');
     const chat = await env.open({ clockAt: start });
     await chat.init({ running: true });
-    await chat.events({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}' });
+    await chat.events({ type: 'tool.call', callId: 'c1', tool: 'shell', args: '{"command":"npm test"}', title: 'run: npm test', summary: '' });
     const card = chat.toolCard('c1');
     await card.locator('.tool-elapsed').waitFor();
-    assert.equal(await card.locator('.tool-summary').innerText(), 'npm test');
+    assert.equal(await card.locator('.tool-title').innerText(), 'run: npm test', 'the title says what runs');
+    assert.equal(await card.locator('.tool-summary').innerText(), '');
 
     await chat.events({ type: 'tool.output', callId: 'c1', chunk: '> snowpea@0.1.0 test\n' }, { type: 'tool.output', callId: 'c1', chunk: '  12 passing\n' });
     await card.locator('.tool-tail', { hasText: '12 passing' }).waitFor();
@@ -142,6 +145,31 @@ describe('webview: tool cards, approvals and questions', function () {
     assert.match(await card.locator('.tool-elapsed').innerText(), /^1m 3\ds$/, 'the final duration stays');
     await chat.page.clock.fastForward(60_000);
     assert.match(await card.locator('.tool-elapsed').innerText(), /^1m 3\ds$/, 'and no longer ticks');
+  });
+
+  it('heads a card with the title core computed and shows the summary the event or replay carried, as is', async () => {
+    const chat = await env.open();
+    await chat.init({ running: true });
+    await chat.host({
+      type: 'transcript',
+      sessionId: 's1',
+      entries: [
+        { role: 'user', text: 'go' },
+        { role: 'tool', callId: 'r1', tool: 'shell', args: '{"command":"ls"}', title: 'run: ls', summary: 'exit 0: 3 files', result: 'a\nb\nc', ok: true },
+        { role: 'tool', callId: 'r2', tool: 'read_file', args: '{"path": 3}', title: 'read_file', summary: '3' },
+      ],
+    });
+    await chat.events({ type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"x.ts"}', title: 'read x.ts', summary: 'as core said' });
+    const line = (id: string) =>
+      chat.toolCard(id).evaluate((el) => [el.querySelector('.tool-title')?.textContent, el.querySelector('.tool-title')?.getAttribute('title') ?? null, el.querySelector('.tool-summary')?.textContent]);
+    await chat.toolCard('c1').waitFor();
+    assert.deepEqual(await line('r1'), ['run: ls', 'run: ls (shell)', 'exit 0: 3 files'], 'a replayed card: its stored title, the tool named on hover');
+    assert.deepEqual(await line('r2'), ['read_file', null, '3'], 'a call whose arguments did not parse: the name, and what was sent');
+    assert.deepEqual(await line('c1'), ['read x.ts', 'read x.ts (read_file)', 'as core said'], 'the running summary is the event’s, not one the webview made from the arguments');
+    // A result whose call this view never saw (a reload mid-tool) has no title yet: the tool's name heads it.
+    await chat.events({ type: 'tool.result', callId: 'c9', tool: 'grep', ok: true, summary: 'found 2' });
+    await chat.toolCard('c9').waitFor();
+    assert.deepEqual(await line('c9'), ['grep', null, 'found 2']);
   });
 
   it('posts the right reply for each approval button and shows why a protected path asks', async () => {

@@ -10,18 +10,18 @@ describe('webview: tool cards, chips, banners and host requests', function () {
     await chat.events(
       { type: 'turn.start', turn: 1, prompt: 'look around' },
       { type: 'text.delta', text: 'Let me look.' },
-      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"src/app.ts"}' },
+      { type: 'tool.call', callId: 'c1', tool: 'read_file', args: '{"path":"src/app.ts"}', title: 'read src/app.ts', summary: '' },
     );
     const card = chat.toolCard('c1');
     await card.waitFor();
     assert.equal(await card.getAttribute('data-status'), 'running');
-    assert.equal(await card.locator('.tool-name').innerText(), 'read_file');
-    assert.equal(await card.locator('.tool-summary').innerText(), 'src/app.ts');
+    assert.equal(await card.locator('.tool-title').innerText(), 'read src/app.ts');
+    assert.equal(await card.locator('.tool-summary').innerText(), '');
 
     await chat.events(
       { type: 'tool.output', callId: 'c1', chunk: 'line 1\n' },
       { type: 'tool.result', callId: 'c1', tool: 'read_file', ok: true, summary: 'read src/app.ts (120 lines)' },
-      { type: 'tool.call', callId: 'c2', tool: 'bash', args: '{"command":"npm test"}' },
+      { type: 'tool.call', callId: 'c2', tool: 'bash', args: '{"command":"npm test"}', title: 'bash', summary: 'npm test' },
       { type: 'tool.result', callId: 'c2', tool: 'bash', ok: false, summary: 'exit code 1', errorCode: 'EXIT_1' },
       { type: 'text.delta', text: 'The tests fail.' },
     );
@@ -33,10 +33,10 @@ describe('webview: tool cards, chips, banners and host requests', function () {
     const kinds = await chat.page.locator('.transcript-row > [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
     assert.deepEqual(kinds, ['user', 'assistant', 'tool', 'tool', 'assistant']);
     const cardHeight = await card.evaluate((el) => el.getBoundingClientRect().height);
-    const lineHeight = await card.locator('.tool-name').evaluate((el) => el.getBoundingClientRect().height);
+    const lineHeight = await card.locator('.tool-title').evaluate((el) => el.getBoundingClientRect().height);
     assert.ok(cardHeight < lineHeight * 2, `a tool card is one line (card ${cardHeight}px, line ${lineHeight}px)`);
 
-    await chat.events({ type: 'tool.call', callId: 'c3', tool: 'grep', args: '{}' }, { type: 'turn.end', reason: 'cancelled', rounds: 2 });
+    await chat.events({ type: 'tool.call', callId: 'c3', tool: 'grep', args: '{}', title: 'grep', summary: '' }, { type: 'turn.end', reason: 'cancelled', rounds: 2 });
     await chat.page.locator('.tool-card[data-call-id="c3"][data-status="stopped"]').waitFor();
   });
 

@@ -23,6 +23,7 @@ export function longTranscript(count: number): TranscriptEntry[] {
         callId: `call-${n}`,
         tool: kind === 2 ? 'read_file' : 'grep',
         args: JSON.stringify(kind === 2 ? { path: `src/module-${n % 37}.ts` } : { pattern: `Message ${n}` }),
+        title: kind === 2 ? `read src/module-${n % 37}.ts` : `grep /Message ${n}/`,
         summary: `Message ${n}: ${kind === 2 ? 'read' : 'searched'} (42 lines)`,
         result: `Message ${n}\n${'line of output\n'.repeat(10)}`,
         ok: true,

@@ -36,8 +36,9 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
 
   'tool.call': (e, { s, at }) => {
     const closed = closeAssistantText(s);
-    if (toolIndex(closed, e.callId) >= 0) return updateTool(closed, e.callId, (t) => ({ ...t, tool: e.tool, args: e.args }));
-    return appendItem(closed, { kind: 'tool', callId: e.callId, tool: e.tool, args: e.args, status: 'running', output: '', ...(at ? { startedAt: at } : {}) });
+    const call = { tool: e.tool, args: e.args, title: e.title, summary: e.summary };
+    if (toolIndex(closed, e.callId) >= 0) return updateTool(closed, e.callId, (t) => ({ ...t, ...call }));
+    return appendItem(closed, { kind: 'tool', callId: e.callId, ...call, status: 'running', output: '', ...(at ? { startedAt: at } : {}) });
   },
 
   'tool.output': (e, { s }) => updateTool(s, e.callId, (t) => ({ ...t, output: capTail(t.output + e.chunk) })),

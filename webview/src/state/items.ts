@@ -100,6 +100,7 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
       callId: e.callId,
       tool: e.tool,
       args: e.args,
+      title: e.title,
       status,
       summary: e.summary,
       output: '',

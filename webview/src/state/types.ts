@@ -30,8 +30,10 @@ export interface ToolItem {
   tool: string;
   /** Arguments as the model sent them (a JSON string, possibly malformed). */
   args: string;
+  /** The card's heading, computed in core (`tool.call`, replay); absent in a state saved before titles were (the tool's name shows). */
+  title?: string;
   status: ToolStatus;
-  /** The tool's one-line summary, once it has finished. */
+  /** The card's line, computed in core: while running what `tool.call` carried, once finished the result's first line. */
   summary?: string;
   errorCode?: string;
   /** The tail of streamed output while running (capped). */

@@ -3,7 +3,6 @@ import { useActions } from '../../app/context';
 import type { ToolItem, ToolStatus } from '../../state/types';
 import { Icon } from '../Icon';
 import { Elapsed } from './Elapsed';
-import { argsPreview } from './tool-args';
 import { resultState } from './tool-state';
 import { ToolDetails } from './ToolDetails';
 import './tool-card.css';
@@ -26,9 +25,11 @@ function lastLine(output: string): string {
 }
 
 /**
- * One line per tool call: status, tool, its summary (its arguments while it runs), the latest
- * output line and elapsed time while running, and whether the model got a pruned result, a
- * stub or a refusal. Click to open the arguments and the result as the model saw it.
+ * One line per tool call: status, the call's title ("read src/a.ts"; the tool's name when it has
+ * none), its summary, the latest output line and elapsed time while running, and whether the model
+ * got a pruned result, a stub or a refusal. Title and summary come computed from core (the events,
+ * the replay); the card shows them as they are. Click to open the arguments and the result as the
+ * model saw it.
  */
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const actions = useActions();
@@ -36,20 +37,24 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const state = resultState(item);
   const running = item.status === 'running';
   const tail = running ? lastLine(item.output) : '';
+  const title = item.title || item.tool;
   return (
     <div
       className="tool-card"
       data-kind="tool"
       data-status={item.status}
       data-call-id={item.callId}
+      data-tool={item.tool}
       data-state={state?.state}
       data-expanded={item.expanded ? 'true' : 'false'}
     >
       <button type="button" className="tool-line" aria-expanded={!!item.expanded} onClick={() => actions.toggleTool(item.id)}>
         <Icon name={status.icon} spin={status.spin ?? false} className="tool-status" />
         <span className="visually-hidden">{status.label}: </span>
-        <span className="tool-name">{item.tool}</span>
-        <span className="tool-summary">{item.summary || argsPreview(item.args)}</span>
+        <span className="tool-title" title={title === item.tool ? undefined : `${title} (${item.tool})`}>
+          {title}
+        </span>
+        <span className="tool-summary">{item.summary}</span>
         {tail ? <span className="tool-tail">{tail}</span> : null}
         {state ? (
           <span className="tool-badge" data-state={state.state} title={state.explain}>

@@ -24,7 +24,7 @@ export function ToolDetails({ item }: { item: ToolItem }) {
         </div>
       ) : null}
       <div className="tool-section">
-        <div className="tool-section-title">Arguments</div>
+        <div className="tool-section-title">Arguments to {item.tool}</div>
         <pre className="tool-args">{item.args ? prettyArgs(item.args) : '(none)'}</pre>
       </div>
       {item.output && (!finished || item.result === undefined) ? (
