@@ -1,8 +1,9 @@
 import type { Logger } from '../log';
-import type { ModelClient } from '../model/types';
+import type { ModelClient, Usage } from '../model/types';
 import type { Settings } from '../settings/schema';
 import type { ToolContext } from '../tools/types';
 import type { ToolRuntime } from '../tools/tool-runtime';
+import type { MeterEvent } from '../conversation/events';
 import type { Session } from '../conversation/session';
 import type { TranscriptSink } from '../conversation/transcript-sink';
 import type { PromptBuilder } from '../context/prompt-builder';
@@ -27,4 +28,6 @@ export interface LoopServices {
   beforeFirstRequest?(session: Session, signal: AbortSignal): Promise<void>;
   /** Compaction of requests that near the context window (absent: none; a context_length error ends the turn). */
   compactor?: Compactor;
+  /** The context meter of a round the provider reported usage for, emitted after its `usage` (absent, or undefined for a session: none). */
+  meter?(session: Session, usage: Usage): MeterEvent | undefined;
 }
