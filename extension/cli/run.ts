@@ -52,8 +52,9 @@ function humanRenderer(): Renderer {
 }
 
 /**
- * One JSON line per event on stdout; an error is also said once on stderr, for people and logs.
- * turn.end stays the last line and carries `files`, what the turn changed.
+ * One JSON line per event on stdout (each round's `meter` after its `usage`: the context fill,
+ * what pruning and deferral saved, the estimated cost); an error is also said once on stderr, for
+ * people and logs. turn.end stays the last line and carries `files`, what the turn changed.
  */
 function jsonRenderer(): Renderer {
   let turnEnd: AgentEvent | undefined;
@@ -101,10 +102,9 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     agent.onEvent((e) => e.sessionId === session.id && r.event(e));
     // The compaction event is rendered like any other (a line on stderr, or a JSON line).
     if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
-    const composed = await agent.compose({ text: prompt, attach: flags.attach ?? [] }, controller.signal);
-    for (const p of composed.problems) process.stderr.write(`snowpea: ${p}\n`);
     const turn = session.turn + 1;
-    const result = await agent.runTurn(session, composed.content, controller.signal);
+    const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${p}\n`));
+    const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
     r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
     if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);

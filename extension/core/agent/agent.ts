@@ -17,6 +17,7 @@ import { TOOL } from '../tools/names';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from '../conversation/emitter';
 import { AgentLoop, type TurnResult } from './loop';
+import { RoundMeter } from './meter';
 import { textOf, type ContentPart, type Message } from '../conversation/messages';
 import { closeOrphanCalls } from '../conversation/orphans';
 import { SessionPromptBuilder } from '../context/prompt-builder';
@@ -25,7 +26,7 @@ import type { StartingTools } from '../tools/starting-tools';
 import type { TranscriptSink } from '../conversation/transcript-sink';
 import type { CheckpointSeam } from '../conversation/checkpoint-seam';
 import { Compactor, type CompactionOutcome } from '../context/compaction/compactor';
-import { Session, sessionTitle, type Mode } from '../conversation/session';
+import { Session, type Mode } from '../conversation/session';
 import type { PromptPart } from '../context/system-prompt';
 import type { ImageResolver } from '../conversation/wire';
 import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../input/compose';
@@ -39,6 +40,17 @@ export interface AgentStore extends TranscriptSink {
   /** For deleteSession (state.db has both). */
   deleteSession?(id: string): boolean;
   childSessions?(parentId: string): Array<{ id: string }>;
+}
+
+/** What `Agent.send` tells its caller before the turn runs. */
+export interface SendHooks {
+  /** Images and paths that were not attached (one line each, for the user); the rest of the message goes. */
+  onProblems?(problems: string[]): void;
+}
+
+export interface SendResult extends TurnResult {
+  /** The lines onProblems heard. */
+  problems: string[];
 }
 
 export interface AgentOptions {
@@ -91,8 +103,6 @@ export class Agent implements Disposable {
   /** The attachment store every image of this agent's sessions goes through. */
   readonly attachments: AttachmentStore;
   readonly supportsImages: () => boolean;
-  /** Composed prompts (their content arrays) and the user's own text in each, for the session title. */
-  private readonly composedText = new WeakMap<ContentPart[], string>();
   /** Answers the user gave for this agent's lifetime (a window or one CLI run). */
   readonly approvals: ApprovalMemory;
   /** Compaction of conversations that near the model's context window (and /compact). */
@@ -146,6 +156,7 @@ export class Agent implements Disposable {
     this.runtime.guard = this.guard;
     this.sink = opts.store && { ...referencingSink(opts.store, this.attachments, opts.logger), recordToolCall: opts.store.recordToolCall?.bind(opts.store) };
     this.compactor = new Compactor({ settings: opts.settings, client: opts.client, logger: opts.logger, sink: this.sink, imageResolver: this.prompt.imageResolver });
+    const meter = new RoundMeter({ settings: opts.settings, prompt: this.prompt, runtime: this.runtime, compactor: this.compactor });
     this.loop = new AgentLoop({
       compactor: this.compactor,
       client: opts.client,
@@ -156,6 +167,8 @@ export class Agent implements Disposable {
       sink: this.sink,
       toolContext: (session, signal, onOutput) => this.toolContext(session, signal, onOutput),
       ...(opts.startingTools ? { beforeFirstRequest: (_session: Session, signal: AbortSignal) => opts.startingTools!.firstListed(signal) } : {}),
+      // The chat's meter: a subagent's rounds show as its delegate_task card, not on the meter.
+      meter: (session, usage) => (session.isSubagent ? undefined : meter.measure(session, usage)),
     });
     this.onEvent = this.loop.onEvent;
   }
@@ -178,17 +191,16 @@ export class Agent implements Disposable {
   /**
    * A user's message as the loop takes it: `@path` mentions expanded, pasted images and
    * `--attach` paths through the attachment store. Refused images leave a note, never lose the rest.
+   * What `send` sends; tests compose alone to look at the result.
    */
   async compose(input: ComposeInput, signal?: AbortSignal): Promise<ComposedPrompt> {
-    const composed = await composeUserPrompt(input, {
+    return composeUserPrompt(input, {
       workspaceRoot: this.opts.workspaceRoot,
       store: this.attachments,
       readMaxLines: this.opts.settings()['tools.readMaxLines'],
       fileReader: this.opts.fileReader,
       signal,
     });
-    if (typeof composed.content !== 'string') this.composedText.set(composed.content, ownText(input));
-    return composed;
   }
 
   /** Resumes a stored session: the next turn continues with the full stored transcript. */
@@ -217,13 +229,29 @@ export class Agent implements Disposable {
     return session;
   }
 
-  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
+  /**
+   * One turn of what the user wrote (the chat's Send, `snowpea run`): composed (compose), then run;
+   * a new session is titled from the user's own text, never from the notes about refused
+   * attachments or the inlined files. `onProblems` hears what was not attached before the turn starts.
+   */
+  async send(session: Session, input: ComposeInput, signal: AbortSignal, hooks: SendHooks = {}): Promise<SendResult> {
+    const composed = await this.compose(input, signal);
+    if (composed.problems.length) hooks.onProblems?.(composed.problems);
+    const result = await this.turn(session, composed.content, signal, ownText(input));
+    return { ...result, problems: composed.problems };
+  }
+
+  /** A turn with a prompt as the loop takes it, composed by the caller (tests and the benchmarks); the title comes from the prompt's text. */
+  runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal): Promise<TurnResult> {
+    return this.turn(session, prompt, signal);
+  }
+
+  private async turn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, title?: string): Promise<TurnResult> {
     this.live.set(session.id, session);
-    this.titleFromOwnText(session, prompt);
     const before = session.loadedTools.length;
     if (!session.isSubagent) await this.opts.checkpoints?.atTurnStart(session.id, session.turn + 1, signal);
     try {
-      return await this.loop.runTurn(session, prompt, signal);
+      return await this.loop.runTurn(session, prompt, signal, title === undefined ? {} : { title });
     } finally {
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
     }
@@ -281,19 +309,6 @@ export class Agent implements Disposable {
     this.prompt.forget(id);
     this.project.forget(id);
     this.compactor.forget(id);
-  }
-
-  /**
-   * A composed first prompt titles the session with the user's own text, before the loop would
-   * title it with every text part (the notes about refused attachments and inlined files too).
-   */
-  private titleFromOwnText(session: Session, prompt: string | ContentPart[]): void {
-    const own = typeof prompt === 'string' ? undefined : this.composedText.get(prompt);
-    if (own === undefined || session.turn !== 0 || session.title !== 'New chat') return;
-    const title = sessionTitle(own);
-    if (!title) return;
-    session.title = title;
-    this.opts.store?.updateSession(session.id, { title });
   }
 
   /**

@@ -60,25 +60,26 @@ describe('images: composing a user message (paste, --attach, @path)', () => {
 
     it('comes from the user\'s own text, not the notes about refused attachments', async () => {
       h = await createHarness();
-      const composed = await h.agent.compose({
-        text: '  why is\nthe build red?',
-        images: [{ name: 'paste-1.png', mime: 'image/png', dataBase64: cut() }],
-        attach: ['gone.png'],
-      });
-      assert.equal(composed.problems.length, 2, 'both attachments were refused, with notes');
       h.server.enqueue({ text: 'ok' });
       const s = h.agent.newSession();
-      await h.agent.runTurn(s, composed.content, new AbortController().signal);
+      const heard: string[] = [];
+      const sent = await h.agent.send(
+        s,
+        { text: '  why is\nthe build red?', images: [{ name: 'paste-1.png', mime: 'image/png', dataBase64: cut() }], attach: ['gone.png'] },
+        new AbortController().signal,
+        { onProblems: (p) => heard.push(...p) },
+      );
+      assert.equal(sent.problems.length, 2, 'both attachments were refused, with notes');
+      assert.deepEqual(heard, sent.problems, 'the caller heard them before the turn');
       assert.equal(s.title, 'why is the build red?');
       assert.equal(h.store.getSession(s.id)?.title, 'why is the build red?');
     });
 
     it('with no text, comes from the names of what was attached, never the notes', async () => {
       h = await createHarness();
-      const composed = await h.agent.compose({ text: '', images: [{ name: 'screenshot.png', mime: 'image/png', dataBase64: cut() }] });
       h.server.enqueue({ text: 'ok' });
       const s = h.agent.newSession();
-      await h.agent.runTurn(s, composed.content, new AbortController().signal);
+      await h.agent.send(s, { text: '', images: [{ name: 'screenshot.png', mime: 'image/png', dataBase64: cut() }] }, new AbortController().signal);
       assert.equal(h.store.getSession(s.id)?.title, 'screenshot.png');
     });
   });
