@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { Agent } from '../core/agent/agent';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
-import { clientFromSettings } from '../core/model/from-settings';
+import { coreProviders, UnknownProviderError, type ModelProvider } from '../core/model/providers';
+import type { ModelClient } from '../core/model/types';
 import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
 import { formatIssue, mergeSettings, type LoadedSettings, type SettingsSource } from '../core/settings/load';
 import { loadMcpConfig, McpManager } from '../core/mcp';
@@ -142,6 +143,24 @@ export function cliRegistry(): ToolRegistry {
   return new ToolRegistry(createBuiltinTools());
 }
 
+/**
+ * The client model.provider names, from the core's providers (the CLI has no vscode-lm: only VS
+ * Code has the editor's language models). A provider the CLI lacks is said, and the
+ * OpenAI-compatible endpoint used instead.
+ */
+export function cliModelClient(settings: Settings, apiKey: string, log: Logger): ModelClient {
+  const providers = coreProviders();
+  let provider: ModelProvider;
+  try {
+    provider = providers.get(settings['model.provider']);
+  } catch (e) {
+    if (!(e instanceof UnknownProviderError)) throw e;
+    log.warn(`${e.message}; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
+    provider = providers.get('openai-compatible');
+  }
+  return provider.createClient(settings, apiKey, modelClientLogger(log));
+}
+
 export interface CliAgent {
   agent: Agent;
   /** Absent when created with `withStore: false` (snowpea tools). */
@@ -173,8 +192,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   const apiKey = await keyForEndpoint(loaded, userKey, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
-  if (settings['model.provider'] === 'vscode-lm') log.warn(`model.provider "vscode-lm" exists only inside VS Code; the CLI uses the OpenAI-compatible endpoint ${settings['model.baseUrl']}`);
-  const client = withKeyHint(clientFromSettings(settings, apiKey, modelClientLogger(log)));
+  const client = withKeyHint(cliModelClient(settings, apiKey, log));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const checkpoints = store && new CliCheckpoints((root) => cliCheckpointStore(root, flags, () => settings, log), (sid) => store.getSession(sid)?.workspaceRoot ?? cwd);
