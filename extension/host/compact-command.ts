@@ -2,9 +2,7 @@ import * as vscode from 'vscode';
 import { ModelError } from '../core/model/types';
 import type { Logger } from '../core/log';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
-
-/** Why the conversation cannot be compacted now (a turn runs, no conversation yet): said, not an error. */
-export class CompactRefused extends Error {}
+import { CompactRefused } from '../core/chat/controller';
 
 /**
  * Snowpea: Compact Conversation and `/compact [focus]` in the chat: compacts the current session

@@ -1,0 +1,246 @@
+import type { CompactionOutcome } from '../context/compaction/compactor';
+import type { Disposable } from '../conversation/emitter';
+import type { AgentEvent } from '../conversation/events';
+import type { Session } from '../conversation/session';
+import type { ComposeInput } from '../input/compose';
+import type { Logger } from '../log';
+import type { ChatAgent, ChatHooks } from './chat-agent';
+
+/** Why the conversation cannot be compacted now (a turn runs, no conversation yet): said, not an error. */
+export class CompactRefused extends Error {}
+
+export interface ChatControllerOptions {
+  /** The agent, created on first use (the host shares one creation between concurrent calls). */
+  agent(): Promise<ChatAgent>;
+  hooks: ChatHooks;
+  logger: Logger;
+  /** How long New Chat, Resume and Delete Session wait for a stopped turn to end; default 5 s. */
+  stopWaitMs?: number;
+  /** How long close waits for the stopped turn to store its round; default 2 s. */
+  closeWaitMs?: number;
+}
+
+/**
+ * One chat's lifecycle, without VS Code: the current session (new chat, resume, delete), the
+ * turn running in it (send, stop, retry, the "already running" refusal), compaction between
+ * turns, and what a reloaded view needs to catch up (the text of the round in flight). The host
+ * wires it to the agent and renders what it reports through ChatHooks.
+ */
+export class ChatController {
+  private current?: Session;
+  private agent?: ChatAgent;
+  private subscription?: Disposable;
+  private running?: AbortController;
+  /** The session the running turn belongs to. */
+  private runningSession?: Session;
+  /** Settles when the running turn has ended (its last writes to state.db included). */
+  private turnEnded: Promise<void> = Promise.resolve();
+  /** A compaction between turns (/compact, Compact Conversation) in progress, and when it has ended. */
+  private compacting?: AbortController;
+  private compactionEnded: Promise<void> = Promise.resolve();
+  private lastPrompt?: ComposeInput;
+  private partial = '';
+
+  constructor(private readonly opts: ChatControllerOptions) {}
+
+  get session(): Session | undefined {
+    return this.current;
+  }
+
+  isRunning(): boolean {
+    return !!this.running;
+  }
+
+  /** Why the conversation cannot be restored, rewound or compacted now; undefined when it can. */
+  busyReason(): string | undefined {
+    if (this.running) return 'A turn is running: stop it or wait for it to finish.';
+    return this.compacting ? 'The conversation is being compacted: wait for it to finish.' : undefined;
+  }
+
+  /**
+   * Text of the round in flight, which the stored transcript does not have yet (a reloaded view
+   * shows it after the replay); '' when no turn runs. The round's text is in session.messages
+   * once its tool calls start.
+   */
+  inFlightText(): string {
+    return this.running ? this.partial : '';
+  }
+
+  /** Provider error -> Retry: the last prompt again, as a new turn. */
+  async retry(): Promise<void> {
+    if (this.lastPrompt) await this.send(this.lastPrompt);
+  }
+
+  /** Runs a turn of `input` in the current session (a new one when there is none); resolves when the turn has ended. */
+  async send(input: ComposeInput): Promise<void> {
+    const { hooks } = this.opts;
+    // A message sent while the conversation is being compacted waits for it: the turn builds on the summary.
+    if (this.compacting) await this.compactionEnded;
+    if (this.running) {
+      // Refused before anything changes: Retry still repeats the prompt of the running turn.
+      hooks.error('A turn is already running; stop it first.');
+      return;
+    }
+    this.lastPrompt = input;
+    const controller = new AbortController();
+    this.running = controller;
+    let ended!: () => void;
+    this.turnEnded = new Promise((resolve) => (ended = resolve));
+    hooks.runningChanged(true);
+    let session: Session | undefined;
+    try {
+      const agent = await this.theAgent();
+      if (!this.current) {
+        // The view knows no session yet: it learns the new one before any of its events.
+        this.current = agent.newSession();
+        await hooks.sessionStarted();
+      }
+      session = this.current;
+      this.runningSession = session;
+      hooks.sessionChanged();
+      await hooks.beforeRequest();
+      await agent.send(session, input, controller.signal, { onProblems: (problems) => problems.forEach((p) => hooks.error(p)) });
+    } catch (e) {
+      this.opts.logger.error(`turn failed: ${(e as Error).stack ?? e}`);
+      hooks.error((e as Error).message);
+    } finally {
+      // A turn detached by stopTurn() leaves the state of the turn after it alone.
+      if (this.running === controller) {
+        this.running = undefined;
+        this.runningSession = undefined;
+        hooks.runningChanged(false);
+      }
+      ended();
+      // The chat moved on (New Chat, Resume) while this turn ran: its session can go now.
+      if (session && session !== this.current) this.release(session);
+    }
+  }
+
+  stop(): void {
+    this.running?.abort();
+  }
+
+  /**
+   * The model summarizes the current session now; its `compaction` event reaches the hooks as a
+   * turn's events do. Undefined when there is nothing to compact yet. Refused (CompactRefused)
+   * while a turn runs or without a conversation; throws ModelError('cancelled') when `controller`
+   * aborts (New Chat, Resume and Delete Session abort it too). A message sent meanwhile waits for it.
+   */
+  async compact(focus: string | undefined, controller: AbortController): Promise<CompactionOutcome | undefined> {
+    if (this.running) throw new CompactRefused('A turn is running: wait for the turn to finish or stop it, then compact.');
+    if (this.compacting) throw new CompactRefused('The conversation is being compacted already.');
+    const session = this.current;
+    if (!session) throw new CompactRefused('There is no conversation to compact yet.');
+    this.compacting = controller;
+    let ended!: () => void;
+    this.compactionEnded = new Promise((resolve) => (ended = resolve));
+    try {
+      const agent = await this.theAgent();
+      await this.opts.hooks.beforeRequest();
+      return await agent.compact(session, focus, controller.signal);
+    } finally {
+      if (this.compacting === controller) this.compacting = undefined;
+      ended();
+    }
+  }
+
+  /** Makes a stored session current (a running turn is stopped and awaited first); the next turn continues its transcript. */
+  async resume(id: string): Promise<Session> {
+    await this.stopTurn();
+    const agent = await this.theAgent();
+    const session = agent.openSession(id);
+    if (!session) throw new Error(`no stored session ${id}`);
+    this.switchTo(session);
+    return session;
+  }
+
+  /** Starts over: a running turn is stopped and awaited first, so the new chat starts idle. */
+  async newChat(): Promise<void> {
+    await this.stopTurn();
+    this.switchTo(undefined);
+  }
+
+  /**
+   * Deletes a stored session with its delegated children. The current session is stopped first
+   * and replaced by a new chat (`wasCurrent`).
+   */
+  async deleteSession(id: string): Promise<{ deleted: boolean; wasCurrent: boolean }> {
+    const wasCurrent = this.current?.id === id;
+    if (wasCurrent) await this.stopTurn();
+    const deleted = await (await this.theAgent()).deleteSession(id);
+    if (wasCurrent) await this.newChat();
+    return { deleted, wasCurrent };
+  }
+
+  /** The window closes: stops the turn and the compaction, then waits (at most closeWaitMs) for the turn to store its round. */
+  async close(): Promise<void> {
+    this.stop();
+    this.compacting?.abort();
+    await waitAtMost(this.turnEnded, this.opts.closeWaitMs ?? 2000);
+    this.subscription?.dispose();
+  }
+
+  /** The agent, subscribed to once: the current session's events go to the hooks. */
+  private async theAgent(): Promise<ChatAgent> {
+    const agent = await this.opts.agent();
+    if (agent !== this.agent) {
+      this.subscription?.dispose();
+      this.agent = agent;
+      this.subscription = agent.onEvent((e) => this.onEvent(e));
+    }
+    return agent;
+  }
+
+  private onEvent(e: AgentEvent): void {
+    if (e.sessionId !== this.current?.id) return;
+    if (e.type === 'round.start' || e.type === 'tool.call' || e.type === 'turn.end') this.partial = '';
+    else if (e.type === 'text.delta') this.partial += e.text;
+    this.opts.hooks.event(e);
+  }
+
+  private switchTo(session: Session | undefined): void {
+    const old = this.current;
+    this.current = session;
+    this.partial = '';
+    this.release(old);
+    this.opts.hooks.sessionChanged();
+  }
+
+  /**
+   * Stops the running turn and waits for its end: its cancelled round stored and its turn.end
+   * reported to the session it belongs to, so the chat after it starts idle. A turn that has not
+   * ended within stopWaitMs is detached: it finishes unseen, and the next turn is not refused
+   * because of it.
+   */
+  private async stopTurn(): Promise<void> {
+    this.compacting?.abort();
+    const turn = this.running;
+    if (!turn) return;
+    turn.abort();
+    const ms = this.opts.stopWaitMs ?? 5000;
+    if ((await waitAtMost(this.turnEnded, ms)) || this.running !== turn) return;
+    this.opts.logger.warn(`the stopped turn did not end within ${ms} ms; the chat goes on without it`);
+    this.running = undefined;
+    this.runningSession = undefined;
+    this.opts.hooks.runningChanged(false);
+  }
+
+  /**
+   * The chat left `old`: what is kept in memory for it goes (the repeat guard's reads, the prompt
+   * cache, project context, the host's browser). It is stored, so Resume opens it again. A
+   * session whose turn still runs is released when that turn ends.
+   */
+  private release(old: Session | undefined): void {
+    if (!old || old === this.current || old === this.runningSession) return;
+    this.opts.hooks.released?.(old.id);
+    this.agent?.releaseSession(old.id);
+  }
+}
+
+/** Whether `p` settled within `ms`. */
+async function waitAtMost(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = await Promise.race([p.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return settled;
+}
