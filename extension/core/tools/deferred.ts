@@ -1,22 +1,7 @@
 import { TOOL } from './names';
 import type { AnyTool } from './types';
 
-/** decisions.md: the eager core set, sent in full every round. */
-export const EAGER_CORE = [
-  TOOL.read_file,
-  TOOL.view_image,
-  TOOL.write_file,
-  TOOL.edit_file,
-  TOOL.shell,
-  TOOL.execute_code,
-  TOOL.grep,
-  TOOL.glob,
-  TOOL.ask_user,
-  TOOL.delegate_task,
-  TOOL.skill_view,
-  TOOL.set_mode,
-  TOOL.tool_search,
-] as const;
+// The eager core set (decisions.md) is no list here: each tool's definition says `deferred: false`.
 
 /** Read-only child sessions (explore, reviewer) start with this narrowed eager set. */
 export const READ_ONLY_EAGER = [TOOL.read_file, TOOL.grep, TOOL.glob, TOOL.shell, TOOL.tool_search] as const;

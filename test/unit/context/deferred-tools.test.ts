@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
-import { EAGER_CORE } from '../../../extension/core/tools/deferred';
 import { searchTools } from '../../../extension/core/tools/tool-search';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 
@@ -24,6 +23,9 @@ function fakeGroup(server: string, n: number): AnyTool[] {
     }) as AnyTool,
   );
 }
+
+/** decisions.md: the eager set, sent in full every round; the tools' own definitions (deferred: false) must give exactly this. */
+const EAGER_CORE = ['read_file', 'view_image', 'write_file', 'edit_file', 'shell', 'execute_code', 'grep', 'glob', 'ask_user', 'delegate_task', 'skill_view', 'set_mode', 'tool_search'];
 
 const names = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name);
 const system = (body: any): string => body.messages[0].content;
