@@ -1,4 +1,3 @@
-import type { Disposable } from '../../conversation/emitter';
 import type { Logger } from '../../log';
 import type { Settings } from '../../settings/schema';
 import type { ModelClient } from '../types';
@@ -41,7 +40,8 @@ export class ProviderTable {
     for (const [name, provider] of Object.entries(rows)) this.register(name, provider);
   }
 
-  register(name: string, provider: ModelProvider): Disposable {
+  /** Adds a row; disposing the result takes it out again. */
+  register(name: string, provider: ModelProvider): { dispose(): void } {
     if (this.rows.has(name)) throw new Error(`model provider "${name}" is registered already`);
     this.rows.set(name, provider);
     return { dispose: () => void (this.rows.get(name) === provider && this.rows.delete(name)) };
