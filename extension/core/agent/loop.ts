@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { ModelError, type ModelResponse, type WireMessage } from '../model/types';
 import type { ToolResult } from '../tools/types';
+import { callSummary, resultSummary } from '../tools/card-summary';
 import { Emitter } from '../conversation/emitter';
 import type { AgentEvent, TurnEndReason } from '../conversation/events';
 import type { ContentPart, ImageRef, Message, ToolCall } from '../conversation/messages';
 import { closeOrphanCalls } from '../conversation/orphans';
 import type { LoopServices } from './loop-services';
-import type { Session } from '../conversation/session';
+import { sessionTitle, type Session } from '../conversation/session';
 import { toWireMessages } from '../conversation/wire';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
@@ -34,7 +35,7 @@ export interface TurnResult {
  * comes through LoopServices, so the context-budget features plug in without touching this.
  */
 export class AgentLoop {
-  private readonly emitter = new Emitter<AgentEvent>();
+  private readonly emitter = new Emitter<AgentEvent>({ onListenerError: (e) => this.services.logger.error(`an agent event listener failed: ${e instanceof Error ? e.message : String(e)}`) });
   readonly onEvent = this.emitter.event;
 
   constructor(private readonly services: LoopServices) {}
@@ -60,7 +61,8 @@ export class AgentLoop {
     for (const message of held.splice(0)) this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
   }
 
-  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number } = {}): Promise<TurnResult> {
+  /** `opts.title`: what a new session is titled from (the user's own text); default: the prompt's text. */
+  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number; title?: string } = {}): Promise<TurnResult> {
     const { services } = this;
     const emit = (e: AgentEvent) => this.emit(e, session);
     // A call an earlier stop left without a result gets one first (stored), so the request is valid.
@@ -68,7 +70,7 @@ export class AgentLoop {
     session.turn++;
     const promptText = typeof prompt === 'string' ? prompt : prompt.map((p) => (p.type === 'text' ? p.text : `[image ${p.name}]`)).join(' ');
     if (session.turn === 1 && session.title === 'New chat') {
-      session.title = promptText.replace(/\s+/g, ' ').trim().slice(0, 80) || 'New chat';
+      session.title = sessionTitle(opts.title ?? '') || sessionTitle(promptText) || 'New chat';
       services.sink?.updateSession(session.id, { title: session.title });
     }
     emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText });
@@ -117,8 +119,12 @@ export class AgentLoop {
       if (response.usage) {
         services.sink?.recordUsage(session.id, session.round, response.usage);
         emit({ type: 'usage', sessionId: session.id, round: session.round, usage: response.usage });
+        // Derived from the usage (stored above) and this request: told, not stored.
+        const meter = services.meter?.(session, response.usage);
+        if (meter) this.emitter.fire(meter);
       }
-      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+      // Each call keeps its card title (never sent to the model), so a replay shows the live card's.
+      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, title: services.tools.title(c) }));
       // A round with tool calls is stored whole once its results are in: a stop or a crash in
       // between (another session's commit included, e.g. a delegate_task child's) never leaves
       // a stored call without its result.
@@ -149,6 +155,7 @@ export class AgentLoop {
             ok: result.ok,
             content: result.content,
             ...(result.error ? { errorCode: result.error.code } : {}),
+            ...(result.loadedTools?.length ? { loadedTools: result.loadedTools } : {}),
           },
           held,
         );
@@ -271,10 +278,11 @@ export class AgentLoop {
 
   private async runTool(session: Session, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const emit = (e: AgentEvent) => this.emit(e, session);
-    emit({ type: 'tool.call', sessionId: session.id, callId: call.id, tool: call.name, args: call.arguments });
+    const title = call.title ?? call.name;
+    emit({ type: 'tool.call', sessionId: session.id, callId: call.id, tool: call.name, args: call.arguments, title, summary: callSummary({ ...call, title }) });
     if (signal.aborted) {
       const r = cancelledResult();
-      emit({ type: 'tool.result', sessionId: session.id, callId: call.id, tool: call.name, ok: false, summary: r.content, errorCode: 'cancelled' });
+      emit({ type: 'tool.result', sessionId: session.id, callId: call.id, tool: call.name, ok: false, summary: resultSummary(r.content), errorCode: 'cancelled' });
       return r;
     }
     const ctx = this.services.toolContext(session, signal, (chunk) => emit({ type: 'tool.output', sessionId: session.id, callId: call.id, chunk }));
@@ -291,7 +299,7 @@ export class AgentLoop {
       callId: call.id,
       tool: call.name,
       ok: result.ok,
-      summary: firstLine(result.content),
+      summary: resultSummary(result.content),
       ...(result.error ? { errorCode: result.error.code } : {}),
       result: result.content.length > UI_RESULT_CHARS ? `${result.content.slice(0, UI_RESULT_CHARS)}\n[… ${result.content.length - UI_RESULT_CHARS} more chars]` : result.content,
     });
@@ -302,11 +310,6 @@ export class AgentLoop {
 function cancelledResult(): ToolResult {
   const message = 'the user stopped the turn before this call finished';
   return { ok: false, content: `error (cancelled): ${message}`, error: { code: 'cancelled', message } };
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0];
-  return line.length > 200 ? line.slice(0, 199) + '…' : line;
 }
 
 export function imagesCaption(images: ImageRef[]): string {

@@ -16,6 +16,57 @@ export const usageSchema = z.object({
   estimated: z.boolean().optional(),
 });
 
+const count = z.number().int().nonnegative();
+
+/**
+ * The context meter of one model round the provider reported usage for (after that round's
+ * `usage`): its tokens, the window and the fill at which a request compacts first, what pruning
+ * and deferral left out of the request, and the estimated cost. The host posts it to the webview
+ * as it is (protocol's meter message); `snowpea run --json` prints it. Not stored in state.db: it
+ * is derived from the stored usage and the request.
+ */
+export const meterEventSchema = z.object({
+  type: z.literal('meter'),
+  sessionId,
+  /** The round this request belongs to (the same number as `round.start` and `usage`). */
+  round: z.number().int(),
+  /** Input tokens of the round's request, as the provider counted them. */
+  promptTokens: count,
+  /** Of those, tokens served from the provider's prompt cache. */
+  cachedTokens: count,
+  completionTokens: count.optional(),
+  /** The model's context window in tokens, to show how full it is. */
+  contextWindow: z.number().int().positive().optional(),
+  /** Estimated input tokens above which a request compacts the conversation first (agent.compactAt of the window, less the answer budget). */
+  compactAtTokens: z.number().int().positive().optional(),
+  /** Characters of older tool results replaced by their pruning stubs in this request. */
+  prunedChars: count.optional(),
+  /** How many tool results were pruned in this request. */
+  prunedResults: count.optional(),
+  /**
+   * Every tool result this request carried as its pruning stub (not only the newly pruned ones):
+   * the call, and the stub the model sees instead of the result. The webview marks those cards.
+   */
+  prunedCalls: z.array(z.object({ callId: z.string(), stub: z.string() })).optional(),
+  /** Tools whose schemas were not sent because they are deferred and not loaded. */
+  deferredTools: count.optional(),
+  /** Estimated tokens those schemas would have cost. */
+  deferredTokens: count.optional(),
+  /** Estimated US dollars, from the model's prices (absent when they are unknown or the usage is estimated). */
+  cost: z
+    .object({
+      /** This round: cached input, uncached input, output, total. */
+      cached: z.number().nonnegative(),
+      uncached: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      round: z.number().nonnegative(),
+      /** The session so far (rounds this agent has run: a window's, a CLI run's), and what sending everything would have cost it. */
+      session: z.number().nonnegative(),
+      sessionEverything: z.number().nonnegative(),
+    })
+    .optional(),
+});
+
 /** Why a turn ended (the loop's TurnResult and the turn.end event). */
 export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
 export type TurnEndReason = (typeof turnEndReasons)[number];
@@ -24,7 +75,12 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
   z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
   z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
-  z.object({ type: z.literal('tool.call'), sessionId, callId: z.string(), tool: z.string(), args: z.string() }),
+  /**
+   * `title` heads the tool card (the tool's describeCall on the parsed arguments, else the tool's
+   * name); `summary` is the card's line while the call runs (an argument preview when the title is
+   * just the name, else ''). Both are computed in core (tools/card-summary.ts), as a replay does.
+   */
+  z.object({ type: z.literal('tool.call'), sessionId, callId: z.string(), tool: z.string(), args: z.string(), title: z.string(), summary: z.string() }),
   z.object({ type: z.literal('tool.output'), sessionId, callId: z.string(), chunk: z.string() }),
   z.object({
     type: z.literal('tool.result'),
@@ -32,6 +88,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     tool: z.string(),
     ok: z.boolean(),
+    /** The card's line once the call finished: the first line of the result (tools/card-summary.ts resultSummary). */
     summary: z.string(),
     errorCode: z.string().optional(),
     /**
@@ -42,6 +99,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
   z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
+  meterEventSchema,
   z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
   z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
@@ -67,7 +125,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
 
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
-export type AgentEventListener = (e: AgentEvent) => void;
+export type MeterEvent = z.infer<typeof meterEventSchema>;
 
 /** Type-level check: the event's usage is the model's Usage, both ways (this file stops compiling if they drift). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

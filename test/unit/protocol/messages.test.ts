@@ -15,11 +15,12 @@ const everyEvent: AgentEvent[] = [
   { type: 'turn.start', sessionId: 's', turn: 1, prompt: 'hi' },
   { type: 'round.start', sessionId: 's', round: 1 },
   { type: 'text.delta', sessionId: 's', text: 'Hel' },
-  { type: 'tool.call', sessionId: 's', callId: 'c1', tool: 'read_file', args: '{"path":"a.ts"}' },
+  { type: 'tool.call', sessionId: 's', callId: 'c1', tool: 'read_file', args: '{"path":"a.ts"}', title: 'read a.ts', summary: '' },
   { type: 'tool.output', sessionId: 's', callId: 'c1', chunk: 'line' },
   { type: 'tool.result', sessionId: 's', callId: 'c1', tool: 'read_file', ok: false, summary: 'not found', errorCode: 'ENOENT' },
   { type: 'tools.loaded', sessionId: 's', tools: ['git_diff', 'git_commit'] },
   { type: 'usage', sessionId: 's', round: 1, usage: { promptTokens: 10, completionTokens: 2, cachedTokens: 8 } },
+  { type: 'meter', sessionId: 's', round: 1, promptTokens: 10, cachedTokens: 8, completionTokens: 2, contextWindow: 128_000, deferredTools: 3, deferredTokens: 900 },
   { type: 'retry', sessionId: 's', attempt: 1, delayMs: 500, reason: '429' },
   { type: 'loop.suspected', sessionId: 's', tool: 'read_file', count: 3 },
   { type: 'error', sessionId: 's', message: 'boom', kind: 'server' },
@@ -30,9 +31,16 @@ const everyEvent: AgentEvent[] = [
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('protocol: message schemas', () => {
-  it('accepts every core agent event inside an `event` message, unchanged', () => {
+  it('accepts every core agent event inside an `event` message, unchanged; the meter goes as its own message instead', () => {
     for (const event of everyEvent) {
       const r = parseHostMessage({ type: 'event', event });
+      if (event.type === 'meter') {
+        assert.equal(r.ok, false, 'a meter inside an event is refused: the webview takes it as a `meter` message');
+        const own = parseHostMessage(event);
+        assert.ok(own.ok, `the meter event as a message: ${!own.ok && own.error}`);
+        assert.deepEqual(own.msg, event);
+        continue;
+      }
       assert.ok(r.ok, `rejected ${event.type}: ${!r.ok && r.error}`);
       assert.deepEqual(r.msg, { type: 'event', event });
     }
@@ -53,8 +61,8 @@ describe('protocol: message schemas', () => {
         entries: [
           { role: 'user', text: 'hi', images: [{ name: 'a.png', mime: 'image/png', width: 1, height: 1 }] },
           { role: 'assistant', text: '**hello**' },
-          { role: 'tool', callId: 'c1', tool: 'read_file', args: '{}', summary: 'read a.ts', result: '...', ok: true },
-          { role: 'tool', callId: 'c2', tool: 'bash', args: '{}', summary: 'running' },
+          { role: 'tool', callId: 'c1', tool: 'read_file', args: '{}', title: 'read_file', summary: 'read a.ts', result: '...', ok: true },
+          { role: 'tool', callId: 'c2', tool: 'bash', args: '{}', title: 'bash', summary: 'running' },
           { role: 'tools.loaded', tools: ['git_diff', 'git_commit'] },
         ],
       },
