@@ -72,7 +72,7 @@ export function createLmClient(api: LmApi, opts: LmClientOptions): ModelClient {
     signal.addEventListener('abort', onAbort, { once: true });
     opts.log.debug(`model request to ${LM_ENDPOINT}: ${describe(model)}, ${req.messages.length} messages, ${req.tools.length} tools`);
     let text = '';
-    let usage: Usage | null = null;
+    let usage: Usage | null;
     const toolCalls: ModelToolCall[] = [];
     try {
       const response = await model.sendRequest(
