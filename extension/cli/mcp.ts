@@ -10,7 +10,7 @@ export async function mcpCommand(sub: string | undefined, flags: CommonFlags & {
     return 1;
   }
   const cwd = process.cwd();
-  const manager = cliMcp(cwd, cliLoadedSettings(cwd, flags, log), cliRegistry(), { ...flags, yes: false }, log);
+  const manager = cliMcp(cwd, cliLoadedSettings(cwd, flags, log), cliRegistry(log), { ...flags, yes: false }, log);
   try {
     // Servers started to learn their tools finish first (progress on stderr), so each one's state and tool count are current.
     await waitForMcpTools(manager, 'all');

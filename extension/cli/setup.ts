@@ -139,8 +139,8 @@ export function cliScratchRoot(): string {
   return path.join(snowpeaHome(), 'scratch');
 }
 
-export function cliRegistry(): ToolRegistry {
-  return new ToolRegistry(createBuiltinTools());
+export function cliRegistry(log?: Logger): ToolRegistry {
+  return new ToolRegistry(createBuiltinTools(), log ? { onListenerError: (e) => log.error(`a tool registry listener failed: ${String(e)}`) } : {});
 }
 
 /**
@@ -196,7 +196,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const checkpoints = store && new CliCheckpoints((root) => cliCheckpointStore(root, flags, () => settings, log), (sid) => store.getSession(sid)?.workspaceRoot ?? cwd);
-  const registry = cliRegistry();
+  const registry = cliRegistry(log);
   const mcp = cliMcp(cwd, loaded, registry, flags, log);
   const agent = new Agent({
     workspaceRoot: cwd,

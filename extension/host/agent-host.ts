@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { Agent } from '../core/agent/agent';
 import type { AgentEvent } from '../core/conversation/events';
 import type { Session } from '../core/conversation/session';
+import { Emitter } from '../core/conversation/emitter';
 import { ChatController } from '../core/chat/controller';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
@@ -40,7 +41,7 @@ import type { CompactionOutcome } from '../core/context/compaction/compactor';
  * Heavy parts (state.db, the agent) are created on first use, not at activation.
  */
 export class AgentHost implements vscode.Disposable {
-  readonly registry = new ToolRegistry(createBuiltinTools());
+  readonly registry = new ToolRegistry(createBuiltinTools(), { onListenerError: (e) => this.log.error(`a tool registry listener failed: ${String(e)}`) });
   /** Where models come from: the core's providers and the editor's own (vscode-lm). */
   private readonly providers = coreProviders();
   private settings: Settings;
@@ -54,7 +55,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly chat: ChatController;
   private apiKey: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly listeners = new Set<(msg: HostMessage) => void>();
+  /** Host -> webview messages; a listener that throws is logged. */
+  private readonly messages = new Emitter<HostMessage>({ onListenerError: (e) => this.log.error(`a chat view listener failed: ${String(e)}`) });
   readonly prompts: WebviewPrompts;
   /** Diff review of proposed writes; Keep or Undo of the turn's auto-approved edits. */
   readonly edits: EditSupport;
@@ -180,12 +182,12 @@ export class AgentHost implements vscode.Disposable {
 
   /** Host -> webview messages; the chat view subscribes. */
   subscribe(listener: (msg: HostMessage) => void): vscode.Disposable {
-    this.listeners.add(listener);
-    return new vscode.Disposable(() => this.listeners.delete(listener));
+    const sub = this.messages.event(listener);
+    return new vscode.Disposable(() => sub.dispose());
   }
 
   private post(msg: HostMessage): void {
-    for (const l of this.listeners) l(msg);
+    this.messages.fire(msg);
   }
 
   private async getStore(): Promise<StateDb> {
@@ -293,7 +295,7 @@ export class AgentHost implements vscode.Disposable {
 
   /** Settings, the API key, trust or the session's title changed: the chat's header follows. */
   private postHeader(): void {
-    if (this.listeners.size) this.post(this.header());
+    if (this.messages.listenerCount) this.post(this.header());
   }
 
   /** The first message for a (re)loaded webview: session header, then the stored transcript. */
@@ -380,6 +382,7 @@ export class AgentHost implements vscode.Disposable {
     // The stopped turn stores its round (cancelled results) before the store closes; at most 2 s.
     await this.chat.close();
     for (const d of this.disposables) d.dispose();
+    this.messages.dispose();
     this.agent?.dispose();
     await Promise.all([this.store ? (await this.store).close() : undefined, this.mcp.close(), closeAllBrowsers()]);
   }

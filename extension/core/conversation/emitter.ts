@@ -42,6 +42,11 @@ export class Emitter<T> implements Disposable {
     }
   }
 
+  /** How many subscriptions are live (a sender can skip work nobody will receive). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** Drops every listener; later subscriptions are ignored and later fires call nobody. */
   dispose(): void {
     this.disposed = true;

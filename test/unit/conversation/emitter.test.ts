@@ -23,6 +23,18 @@ describe('conversation: Emitter', () => {
     assert.deepEqual(seen, ['a1', 'b1', 'b2']);
   });
 
+  it('listenerCount counts live subscriptions (the host skips building messages nobody receives)', () => {
+    const e = new Emitter<number>();
+    assert.equal(e.listenerCount, 0);
+    const a = e.event(() => undefined);
+    const b = e.event(() => undefined);
+    assert.equal(e.listenerCount, 2);
+    a.dispose();
+    assert.equal(e.listenerCount, 1);
+    b.dispose();
+    assert.equal(e.listenerCount, 0);
+  });
+
   it('the same function subscribed twice is called twice, and one dispose releases one subscription', () => {
     const e = new Emitter<void>();
     let calls = 0;
