@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { intToRGBA, Jimp } from 'jimp';
-import { sniffFormat } from '../../../extension/core/images/header';
-import { mediaTools } from '../../../extension/core/tools/media/index';
-import { ToolRegistry } from '../../../extension/core/tools/registry';
-import { makePng } from '../../fixtures/images/make';
-import { makeCtx, tempDir, writeTree } from '../tools/helpers';
+import { sniffFormat } from '../../../../extension/core/images/header';
+import { mediaTools } from '../../../../extension/core/tools/media/index';
+import { ToolRegistry } from '../../../../extension/core/tools/registry';
+import { makePng } from '../../../fixtures/images/make';
+import { makeCtx, tempDir, writeTree } from '../helpers';
 
 /** 4x2: the left half red, the right half blue. */
 const halves = () => makePng({ width: 4, height: 2, pixel: (x) => (x < 2 ? [255, 0, 0, 255] : [0, 0, 255, 255]) });

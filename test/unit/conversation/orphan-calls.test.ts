@@ -8,7 +8,7 @@ import { openStateDb, type StateDb } from '../../../extension/core/store';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 import { pairingProblem } from '../../fixtures/scripted-server-strict';
-import { agentOnStore } from './agent-on-store';
+import { agentOnStore } from '../agent/agent-on-store';
 
 const roles = (ms: Message[]) => ms.map((m) => (m.role === 'tool' ? `tool:${m.toolCallId}` : m.role));
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });

@@ -2,7 +2,7 @@
  * What the model sees, checked in: the system prompt and tools block of a default session's first
  * request and of a read-only (explore) child's. Any change to them is a reviewed diff of
  * test/fixtures/golden/*.json. After a deliberate change, regenerate with
- *   SNOWPEA_UPDATE_GOLDEN=1 npx mocha --node-option import=tsx --exit test/unit/agent/golden-prompt.test.ts
+ *   SNOWPEA_UPDATE_GOLDEN=1 npx mocha --node-option import=tsx --exit test/unit/context/golden-prompt.test.ts
  * and commit the files with the change.
  */
 import assert from 'node:assert/strict';

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readImageHeader } from '../../../extension/core/images/header';
-import { mediaTools } from '../../../extension/core/tools/media/index';
-import { ToolRegistry } from '../../../extension/core/tools/registry';
-import { createHarness, type Harness } from '../../fixtures/agent-harness';
-import { makePng } from '../../fixtures/images/make';
-import { addMediaRoutes, SPEECH_BYTES, TRANSCRIPT } from '../../fixtures/media-routes';
-import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
-import { makeCtx, tempDir, writeTree } from '../tools/helpers';
+import { readImageHeader } from '../../../../extension/core/images/header';
+import { mediaTools } from '../../../../extension/core/tools/media/index';
+import { ToolRegistry } from '../../../../extension/core/tools/registry';
+import { createHarness, type Harness } from '../../../fixtures/agent-harness';
+import { makePng } from '../../../fixtures/images/make';
+import { addMediaRoutes, SPEECH_BYTES, TRANSCRIPT } from '../../../fixtures/media-routes';
+import { startScriptedServer, type ScriptedServer } from '../../../fixtures/scripted-server';
+import { makeCtx, tempDir, writeTree } from '../helpers';
 
 const system = (body: any): string => body.messages[0].content;
 
