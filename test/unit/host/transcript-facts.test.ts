@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
-import { z } from 'zod';
-import { Agent } from '../../../extension/core/agent/agent';
 import type { AgentEvent } from '../../../extension/core/conversation/events';
 import type { Message } from '../../../extension/core/conversation/messages';
-import type { Session } from '../../../extension/core/conversation/session';
-import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 import { toTranscript } from '../../../extension/host/transcript';
 import type { TranscriptEntry } from '../../../extension/protocol';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { docsLookup, reopenStored } from './replay-world';
 
 /** Issue 21, facts as data: a call's title and summary and the tools a call loaded travel as data, live and in a replay. */
 
-const lookup: AnyTool = defineTool({
-  name: 'mcp__docs__lookup',
-  group: 'mcp:docs',
-  traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
-  permission: 'read',
-  summary: 'Look a word up',
-  description: 'Looks a word up in the docs.',
-  input: z.object({ word: z.string() }),
-  deferred: true,
-  describeCall: (a) => `docs: look up ${a.word}`,
-  async run() {
-    return okResult('found it');
-  },
-}) as AnyTool;
+const lookup = docsLookup;
 
 type ToolEntry = Extract<TranscriptEntry, { role: 'tool' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
@@ -33,18 +17,7 @@ const chips = (entries: TranscriptEntry[]) => entries.flatMap((e) => (e.role ===
 
 describe('host: titles, summaries and loaded tools as data (issue 21)', () => {
   let h: Harness;
-  let again: Agent | undefined;
-  afterEach(async () => {
-    again?.dispose();
-    again = undefined;
-    if (h) await h.close();
-  });
-
-  /** The session as a resume reads it back from state.db. */
-  function stored(s: Session): Session {
-    again = new Agent({ ...(h.agent as any).opts });
-    return again.openSession(s.id)!;
-  }
+  const stored = reopenStored(() => h);
 
   it('the tool.call event carries the title (the name for bad arguments) and the summary; the replay shows the same', async () => {
     h = await createHarness({ files: { 'a.ts': 'export const a = 1;\n' } });

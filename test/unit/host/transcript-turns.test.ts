@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
-import { Agent } from '../../../extension/core/agent/agent';
 import type { Session } from '../../../extension/core/conversation/session';
 import { toTranscript } from '../../../extension/host/transcript';
 import type { TranscriptEntry } from '../../../extension/protocol';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { reopenStored } from './replay-world';
 
 /** The user rows of a replay as `turn: text`. */
 const userRows = (entries: TranscriptEntry[]) => entries.flatMap((e) => (e.role === 'user' ? [`${e.turn}: ${e.text}`] : []));
 
 describe('host: turn numbers and rewinds in the replayed transcript (issue 19 checkpoints)', () => {
   let h: Harness;
-  let again: Agent | undefined;
-  afterEach(async () => {
-    again?.dispose();
-    again = undefined;
-    if (h) await h.close();
-  });
-
-  /** The session as a resume reads it back from state.db. */
-  function stored(s: Session): Session {
-    again = new Agent({ ...(h.agent as any).opts });
-    return again.openSession(s.id)!;
-  }
+  const stored = reopenStored(() => h);
 
   async function turns(s: Session, ...prompts: string[]): Promise<void> {
     for (const p of prompts) {

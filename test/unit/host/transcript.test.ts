@@ -1,42 +1,16 @@
 import assert from 'node:assert/strict';
-import { z } from 'zod';
-import { Agent } from '../../../extension/core/agent/agent';
-import type { Session } from '../../../extension/core/conversation/session';
-import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 import { toTranscript } from '../../../extension/host/transcript';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
+import { docsLookup, reopenStored } from './replay-world';
 
 /** The replay the webview gets, from sessions the real agent ran and stored. */
 
-const lookup: AnyTool = defineTool({
-  name: 'mcp__docs__lookup',
-  group: 'mcp:docs',
-  traits: { readOnly: true, repeat: 'scan', subagents: true, images: false },
-  permission: 'read',
-  summary: 'Look a word up',
-  description: 'Looks a word up in the docs.',
-  input: z.object({}),
-  deferred: true,
-  async run() {
-    return okResult('found it');
-  },
-}) as AnyTool;
+const lookup = docsLookup;
 
 describe('host: the transcript a webview replays', () => {
   let h: Harness;
-  let again: Agent | undefined;
-  afterEach(async () => {
-    again?.dispose();
-    again = undefined;
-    if (h) await h.close();
-  });
-
-  /** The session as a resume reads it back from state.db. */
-  function stored(s: Session): Session {
-    again = new Agent({ ...(h.agent as any).opts });
-    return again.openSession(s.id)!;
-  }
+  const stored = reopenStored(() => h);
 
   it('puts the chip of the tools a call loaded right after its card, as the live view did', async () => {
     h = await createHarness({ files: { 'a.ts': 'export {}\n' }, extraTools: [lookup] });
