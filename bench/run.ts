@@ -11,7 +11,9 @@ import { createHarness } from '../test/fixtures/agent-harness';
 import { deferredSessionStep, delegationFiles, longSessionFiles, longSessionStep, manyDeferredTools } from './scenarios';
 import { median, percentile, requestTokens } from './tokens';
 
-const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false };
+// The one naive baseline (cost-bench.ts): no guard, no pruning, no deferral, and no compaction,
+// which the copy that stood here had missed, so the naive side of these rows was being compacted.
+import { NAIVE } from './cost-bench';
 
 interface SessionFigures {
   rounds: number;
