@@ -186,6 +186,27 @@ describe('chat controller: one chat\'s sessions and turns, without VS Code', fun
     assert.equal(h.store.getSession(current), null);
   });
 
+  it('compact: aborting its controller while the summary is written cancels it (ModelError cancelled), after a stopped turn too; nothing is stored', async () => {
+    h = await createHarness();
+    const { chat, log } = controllerOn(h);
+    h.server.enqueue({ text: 'The API has two endpoints.' }, { text: 'Login goes through /session.' }, { text: 'not reached', fault: { firstByteDelayMs: 60_000 } });
+    await chat.send({ text: 'describe the API' });
+    await chat.send({ text: 'how does login work?' });
+    const third = chat.send({ text: 'where are the tests?' });
+    await waitUntil(() => h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).length === 3, 'the third request');
+    chat.stop();
+    await third;
+    const stored = h.store.getMessages(chat.session!.id).length;
+    h.server.enqueue({ text: 'never shown', fault: { firstByteDelayMs: 30_000 } });
+    const controller = new AbortController();
+    const compaction = chat.compact(undefined, controller);
+    await waitUntil(() => h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).length === 4, 'the summary request');
+    controller.abort();
+    await assert.rejects(compaction, (e: Error & { kind?: string }) => e.kind === 'cancelled');
+    assert.ok(!log.includes('event compaction'), 'no compaction was reported');
+    assert.equal(h.store.getMessages(chat.session!.id).length, stored, 'nothing was stored');
+  });
+
   it('compact is refused without a conversation and while a turn runs; a send during a compaction waits for it', async () => {
     h = await createHarness();
     const { chat, log } = controllerOn(h);
