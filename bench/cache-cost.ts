@@ -52,6 +52,11 @@ export interface SessionCache {
   cached: number[];
 }
 
+/** What the provider caches of a common prefix of `n` tokens: none below 1,024, then whole 128-token steps. */
+export function cachedPart(n: number): number {
+  return n < MIN_CACHED ? 0 : Math.floor(n / STEP) * STEP;
+}
+
 /** Cached tokens of each request of one session (longest common prefix with an earlier request). */
 export function simulateCache(requests: number[][]): SessionCache {
   const total: number[] = [];
@@ -70,7 +75,7 @@ export function simulateCache(requests: number[][]): SessionCache {
       if (i > best) best = i;
     }
     total.push(r.length);
-    cached.push(best < MIN_CACHED ? 0 : Math.floor(best / STEP) * STEP);
+    cached.push(cachedPart(best));
   }
   return { total, cached };
 }

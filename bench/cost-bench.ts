@@ -12,6 +12,8 @@ import { cachedShare, costs, PRICE_MODELS, RequestTokenizer, simulateCache, sum,
 import { longSessionFiles, longSessionStep } from './scenarios';
 import type { Trajectory } from './trajectories/import-swe-agent';
 import { trajectorySets } from './trajectories/load';
+import { optimumCost, type UnprunedSession } from './prune-optimum';
+import { toWireMessages } from '../extension/core/conversation/wire';
 
 export const NAIVE = { 'tools.repeatGuard': false, 'agent.pruneToolOutputs': false, 'tools.deferred': false, 'agent.compactAt': null };
 
@@ -23,7 +25,7 @@ interface Scenario {
   step(i: number): { reply: any; output?: string };
 }
 
-function trajectoryScenario(t: Trajectory): Scenario {
+export function trajectoryScenario(t: Trajectory): Scenario {
   return {
     name: t.name,
     prompt: t.task,
@@ -42,10 +44,14 @@ interface Recorded {
   tokens: number[][];
   /** Tokens of the messages each request appended to the previous one (all of the first request). */
   appended: number[];
+  /** The session as stored, and what each request carried of it (for the hindsight optimum). */
+  session: UnprunedSession;
+  /** Compactions during the run (the optimum prunes an uncompacted transcript, so it compares only with runs that made none). */
+  compactions: number;
 }
 
 /** Runs a scenario and returns the recorded request bodies' token sequences. */
-async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<Recorded> {
+export async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<Recorded> {
   let output = '';
   // Replayed tools keep their real names, schemas and descriptions (the tools block is Snowpea's own) but return the trace's output.
   const wrapTool = replay ? (t: AnyTool): AnyTool => ({ ...t, run: async () => okResult(output) }) : undefined;
@@ -56,12 +62,14 @@ async function record(sc: Scenario, settings: Record<string, unknown>, replay: b
       output = s.output ?? '';
       return s.reply;
     });
-    await h.agent.runTurn(h.agent.newSession(), sc.prompt, new AbortController().signal);
-    const bodies = h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.parse(r.raw) as { messages: Array<{ role: string }>; tools?: unknown[] });
+    const session = h.agent.newSession();
+    await h.agent.runTurn(session, sc.prompt, new AbortController().signal);
+    const bodies = h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.parse(r.raw) as { messages: Array<{ role: string; content?: unknown }>; tools?: unknown[] });
     const tokens = bodies.map((b) => tok.tokens(b));
     const empty = tok.tokens({ messages: [] }).length; // the empty tools block the slice is serialized with
     const appended = bodies.map((b, i) => (i === 0 ? tokens[0].length : tok.tokens({ messages: b.messages.slice(bodies[i - 1].messages.length) }).length - empty));
-    return { tokens, appended };
+    const system = String(bodies[0].messages[0].content);
+    return { tokens, appended, session: { system, tools: bodies[0].tools ?? [], transcript: [...session.messages], carried: bodies.map((b) => b.messages.length - 1) }, compactions: h.events.filter((e) => e.type === 'compaction').length };
   } finally {
     await h.close();
   }
@@ -74,17 +82,36 @@ export interface CostRow {
   snowpea: { cost: number; tokens: number; cachedShare: number };
   rolling: { cost: number; tokens: number; cachedShare: number };
   /**
-   * A floor for any pruning that keeps keepToolRounds rounds whole: rolling pruning's requests (the
-   * shortest such a rule can send) priced as if only what each request appended were uncached,
-   * which no pruning achieves (stubbing changes an earlier message).
+   * The cheapest any pruning schedule could be knowing the whole session in advance
+   * (prune-optimum.ts), with the defaults: what no rule deciding one request at a time can beat.
+   * NaN where it is not computed (a live scenario, whose outputs depend on pruning).
    */
-  floor: number;
+  optimum: number;
+  /** The same optimum under other conditions (OPTIMUM_VARIANTS): what the targets would need. */
+  optimumIf: Record<string, number>;
   /** Cumulative cost per round (the picture). */
   curve: { naive: number[]; snowpea: number[] };
 }
 
-function floorCost(r: Recorded, p: PriceModel): number {
-  return sum(r.tokens.map((t, i) => (t.length - r.appended[i]) * p.discount + r.appended[i] * p.writePremium));
+/** The optimum rebuilds each request from the stored transcript: it must be the request that went out. */
+function checkReconstruction(r: Recorded, tok: RequestTokenizer): void {
+  const s = r.session;
+  s.carried.forEach((n, k) => {
+    const rebuilt = tok.tokens({ messages: toWireMessages(s.system, s.transcript.slice(0, n)), tools: s.tools });
+    if (rebuilt.length !== r.tokens[k].length || rebuilt.some((t, i) => t !== r.tokens[k][i])) throw new Error(`request ${k} rebuilt from the transcript differs from the one sent`);
+  });
+}
+
+/** Conditions the optimum is also computed under: smaller windows than the spec's 6, and no fixed prefix at all. */
+export const OPTIMUM_VARIANTS: Array<{ name: string; keep: number; noPrefix?: boolean }> = [
+  { name: 'keepToolRounds 4', keep: 4 },
+  { name: 'keepToolRounds 3', keep: 3 },
+  { name: 'keepToolRounds 2', keep: 2 },
+  { name: 'no system prompt or tools, keepToolRounds 6', keep: 6, noPrefix: true },
+];
+
+function optimumIf(u: UnprunedSession, p: PriceModel, tok: RequestTokenizer): Record<string, number> {
+  return Object.fromEntries(OPTIMUM_VARIANTS.map((v) => [v.name, optimumCost(v.noPrefix ? { ...u, system: '', tools: [] } : u, v.keep, p, tok)]));
 }
 
 function priced(reqs: number[][], p: PriceModel) {
@@ -94,10 +121,19 @@ function priced(reqs: number[][], p: PriceModel) {
   return { cost: sum(per), tokens: sum(c.total), cachedShare: cachedShare(c), curve: per.map((x) => (acc += x)) };
 }
 
+function optima(u: UnprunedSession | undefined, keep: number, p: PriceModel, tok: RequestTokenizer): { optimum: number; optimumIf: Record<string, number> } {
+  return u ? { optimum: optimumCost(u, keep, p, tok), optimumIf: optimumIf(u, p, tok) } : { optimum: NaN, optimumIf: {} };
+}
+
 const priceSettings = (p: PriceModel) => ({ 'model.cacheDiscount': p.discount, 'model.cacheWritePremium': p.writePremium });
 
 async function scenarioRows(sc: Scenario, replay: boolean, tok: RequestTokenizer): Promise<CostRow[]> {
   const naive = await record(sc, NAIVE, replay, tok);
+  // Only a replay's transcript is the same whatever pruning does (its outputs come from the trace;
+  // live tools answer a re-read by whether the earlier read is still in the request).
+  const unpruned = replay ? await record(sc, { 'agent.pruneToolOutputs': false, 'agent.compactAt': null }, replay, tok) : undefined;
+  if (unpruned) checkReconstruction(unpruned, tok);
+  const keep = 6; // agent.keepToolRounds' default
   const rows: CostRow[] = [];
   for (const p of PRICE_MODELS) {
     const snow = await record(sc, priceSettings(p), replay, tok);
@@ -105,7 +141,7 @@ async function scenarioRows(sc: Scenario, replay: boolean, tok: RequestTokenizer
     const n = priced(naive.tokens, p);
     const s = priced(snow.tokens, p);
     const r = priced(roll.tokens, p);
-    rows.push({ scenario: sc.name, price: p.name, naive: n, snowpea: s, rolling: r, floor: floorCost(roll, p), curve: { naive: n.curve, snowpea: s.curve } });
+    rows.push({ scenario: sc.name, price: p.name, naive: n, snowpea: s, rolling: r, ...optima(unpruned && !snow.compactions ? unpruned.session : undefined, keep, p, tok), curve: { naive: n.curve, snowpea: s.curve } });
   }
   return rows;
 }
@@ -123,23 +159,40 @@ export async function costBench(): Promise<{ trajectories: CostRow[]; sets: Arra
 }
 
 /** Per price model: the cost ratio over all trajectories together, the worst single one, and the cached shares. */
-export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; floorRatio: number; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
+export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; optimumRatio: number; optimumIf: Record<string, number>; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
   return PRICE_MODELS.map((p) => {
     const rs = rows.filter((r) => r.price === p.name);
     const ratio = sum(rs.map((r) => r.snowpea.cost)) / sum(rs.map((r) => r.naive.cost));
     const rollingRatio = sum(rs.map((r) => r.rolling.cost)) / sum(rs.map((r) => r.naive.cost));
-    const floorRatio = sum(rs.map((r) => r.floor)) / sum(rs.map((r) => r.naive.cost));
+    const naiveCost = sum(rs.map((r) => r.naive.cost));
+    const optimumRatio = sum(rs.map((r) => r.optimum)) / naiveCost;
+    const optimumIf = Object.fromEntries(OPTIMUM_VARIANTS.map((v) => [v.name, sum(rs.map((r) => r.optimumIf[v.name] ?? NaN)) / naiveCost]));
     const worstRow = rs.reduce((a, b) => (b.snowpea.cost / b.naive.cost > a.snowpea.cost / a.naive.cost ? b : a));
     const tokens = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].tokens));
     const cached = (k: 'snowpea' | 'naive') => sum(rs.map((r) => r[k].cachedShare * r[k].tokens)) / tokens(k);
-    return { price: p.name, ratio, rollingRatio, floorRatio, worst: worstRow.snowpea.cost / worstRow.naive.cost, worstName: worstRow.scenario, cachedSnowpea: cached('snowpea'), cachedNaive: cached('naive') };
+    return { price: p.name, ratio, rollingRatio, optimumRatio, optimumIf, worst: worstRow.snowpea.cost / worstRow.naive.cost, worstName: worstRow.scenario, cachedSnowpea: cached('snowpea'), cachedNaive: cached('naive') };
   });
 }
 
 export function formatCost(title: string, rows: CostRow[]): string {
-  const lines = [title, 'price model                      snowpea/naive  (rolling)  floor  worst single        cached: snowpea  naive'];
+  const lines = [title, 'price model                      snowpea/naive  (rolling)  optimum  worst single        cached: snowpea  naive'];
   for (const s of summarize(rows)) {
-    lines.push(`${s.price.padEnd(32)} ${s.ratio.toFixed(2).padStart(13)}  ${`(${s.rollingRatio.toFixed(2)})`.padStart(9)}  ${s.floorRatio.toFixed(2).padStart(5)}  ${`${s.worst.toFixed(2)} ${s.worstName.slice(0, 12)}`.padEnd(18)}  ${(s.cachedSnowpea * 100).toFixed(0).padStart(15)}%  ${(s.cachedNaive * 100).toFixed(0).padStart(4)}%`);
+    lines.push(`${s.price.padEnd(32)} ${s.ratio.toFixed(2).padStart(13)}  ${`(${s.rollingRatio.toFixed(2)})`.padStart(9)}  ${(Number.isNaN(s.optimumRatio) ? '-' : s.optimumRatio.toFixed(2)).padStart(7)}  ${`${s.worst.toFixed(2)} ${s.worstName.slice(0, 12)}`.padEnd(18)}  ${(s.cachedSnowpea * 100).toFixed(0).padStart(15)}%  ${(s.cachedNaive * 100).toFixed(0).padStart(4)}%`);
+  }
+  return lines.join('\n');
+}
+
+/** The issue's targets for the real trajectories, per price model. */
+export const TARGETS: Record<string, number> = { 'no caching': 0.5, 'cached at 50%': 0.5, 'cached at 25%': 0.6, 'cached at 10%, writes at 125%': 0.7 };
+
+/** The hindsight optimum with the defaults and under each variant, beside the targets: what meeting them would take. */
+export function formatNeeds(rows: CostRow[]): string {
+  const sums = summarize(rows);
+  const cols = ['defaults', ...OPTIMUM_VARIANTS.map((v) => v.name)];
+  const lines = ['Best any pruning schedule could do knowing each session in advance (ratio to naive), and the target:'];
+  for (const s of sums) {
+    const vals = [s.optimumRatio, ...OPTIMUM_VARIANTS.map((v) => s.optimumIf[v.name])];
+    lines.push(`${s.price.padEnd(32)} target ${TARGETS[s.price].toFixed(2)}  ` + vals.map((x, i) => `${cols[i]} ${x.toFixed(2)}`).join('  '));
   }
   return lines.join('\n');
 }
@@ -148,6 +201,7 @@ if (require.main === module) {
   void costBench().then((r) => {
     for (const s of r.sets) console.log(formatCost(`${s.name} (${s.count}):`, s.rows) + '\n');
     console.log(formatCost(`All ${r.sets.reduce((n, s) => n + s.count, 0)} real trajectories:`, r.trajectories));
+    console.log('\n' + formatNeeds(r.trajectories));
     console.log(formatCost('\n60-round synthetic session:', r.synthetic));
     process.exit(0);
   });

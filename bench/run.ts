@@ -129,12 +129,13 @@ async function main(): Promise<void> {
 
   let cost: unknown;
   try {
-    const { costBench, formatCost, summarize } = await import('./cost-bench');
+    const { costBench, formatCost, formatNeeds, summarize } = await import('./cost-bench');
     const { costSvg } = await import('./cost-svg');
     const r = await costBench();
     const n = r.sets.reduce((a, x) => a + x.count, 0);
     for (const x of r.sets) console.log(`\n${formatCost(`Cost under prompt caching, ${x.name} (${x.count} trajectories; ratio to naive, rolling pruning in brackets):`, x.rows)}`);
     console.log(`\n${formatCost(`Cost under prompt caching, all ${n} real trajectories (the headline):`, r.trajectories)}`);
+    console.log(`\n${formatNeeds(r.trajectories)}`);
     console.log(`\n${formatCost('Cost under prompt caching, the 60-round synthetic session:', r.synthetic)}`);
     fs.writeFileSync(path.join(__dirname, 'cost.svg'), costSvg(r.trajectories, `${n} real agent trajectories`));
     cost = { trajectories: summarize(r.trajectories), sets: r.sets.map((x) => ({ name: x.name, count: x.count, summary: summarize(x.rows) })), synthetic: summarize(r.synthetic) };
