@@ -170,6 +170,8 @@ async function main(): Promise<void> {
   const { outputCapReport } = await import('./output-caps');
   const caps = outputCapReport();
   console.log(`\nOutput caps on the trajectories' ${caps.outputs} tool outputs (${caps.totalChars.toLocaleString('en-US')} chars): ${caps.rows.map((r) => `${r.cap.toLocaleString('en-US')} cuts ${r.over} output(s), ${r.cutChars.toLocaleString('en-US')} chars`).join('; ')}`);
+  console.log(`grep on the trajectories' ${caps.grep.searches} searches (largest ${caps.grep.maxLines} lines): ${caps.grep.rows.map((r) => `a cap of ${r.cap} matches cuts ${r.over} search(es), ${r.cutLines} lines`).join('; ')}`);
+  console.log(`read_file on the trajectories' ${caps.views.reads} file views (largest ${caps.views.maxLines} lines): ${caps.views.rows.map((r) => `a ${r.cap}-line window cuts ${r.over} view(s), ${r.cutLines} lines`).join('; ')}`);
 
   let webview: unknown;
   try {
