@@ -173,6 +173,18 @@ async function main(): Promise<void> {
   console.log(`grep on the trajectories' ${caps.grep.searches} searches (largest ${caps.grep.maxLines} lines): ${caps.grep.rows.map((r) => `a cap of ${r.cap} matches cuts ${r.over} search(es), ${r.cutLines} lines`).join('; ')}`);
   console.log(`read_file on the trajectories' ${caps.views.reads} file views (largest ${caps.views.maxLines} lines): ${caps.views.rows.map((r) => `a ${r.cap}-line window cuts ${r.over} view(s), ${r.cutLines} lines`).join('; ')}`);
 
+  let checkpointWait: unknown;
+  try {
+    const { checkpointWaitBench } = await import('./checkpoint-wait');
+    const r = await checkpointWaitBench();
+    checkpointWait = r;
+    const ms = (x: number) => `${x.toFixed(0)} ms`;
+    console.log(`\nFirst request of a session on a ${r.files.toLocaleString('en-US')}-file workspace: after ${ms(r.overlapped.firstRequest)} with the checkpoint taken beside it, against ${ms(r.baseline.firstRequest)} with the checkpoint first (${pct(r.overlapped.firstRequest / r.baseline.firstRequest)}); a turn without tools still ends once the checkpoint is recorded (${ms(r.overlapped.turn)} against ${ms(r.baseline.turn)}; the checkpoint is disk-bound and varies from run to run)`);
+  } catch (e) {
+    checkpointWait = { error: (e as Error).message };
+    console.log(`\ncheckpoint wait: failed: ${(e as Error).message}`);
+  }
+
   let webview: unknown;
   try {
     const { benchWebviewRender, formatWebviewRender } = await import('./webview-render');
@@ -196,7 +208,7 @@ async function main(): Promise<void> {
     console.log(`\nimages: ${(e as Error).message}`);
   }
 
-  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, compaction: longSession, toolLoads, outputCaps: caps, store, webview, images };
+  const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, longSession: { snowpea: longDefaults, naive: longNaive }, deferredSession: { snowpea: defDefaults, naive: defNaive }, delegation: { leanChildFirstRequest: lean, fullChildFirstRequest: full }, firstRequest: first, cost, compaction: longSession, toolLoads, outputCaps: caps, checkpointWait, store, webview, images };
   fs.mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, 'results', 'latest.json'), JSON.stringify(out, null, 2));
   console.log(`\nwrote bench/results/latest.json`);

@@ -249,10 +249,13 @@ export class Agent implements Disposable {
   private async turn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, title?: string): Promise<TurnResult> {
     this.live.set(session.id, session);
     const before = session.loadedTools.length;
-    if (!session.isSubagent) await this.opts.checkpoints?.atTurnStart(session.id, session.turn + 1, signal);
+    // The checkpoint is taken while the first request is out (a large workspace's first one takes
+    // seconds); no tool runs before it is done, and the turn ends only once it is recorded.
+    const checkpoint = session.isSubagent ? undefined : this.opts.checkpoints?.atTurnStart(session.id, session.turn + 1, signal);
     try {
-      return await this.loop.runTurn(session, prompt, signal, title === undefined ? {} : { title });
+      return await this.loop.runTurn(session, prompt, signal, { ...(title === undefined ? {} : { title }), ...(checkpoint ? { beforeTools: checkpoint } : {}) });
     } finally {
+      await checkpoint;
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
     }
   }

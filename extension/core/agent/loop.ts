@@ -61,8 +61,12 @@ export class AgentLoop {
     for (const message of held.splice(0)) this.services.sink?.appendMessage(session.id, { turn: session.turn, round: session.round, message });
   }
 
-  /** `opts.title`: what a new session is titled from (the user's own text); default: the prompt's text. */
-  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number; title?: string } = {}): Promise<TurnResult> {
+  /**
+   * `opts.title`: what a new session is titled from (the user's own text); default: the prompt's
+   * text. `opts.beforeTools`: what the turn's tool calls wait for (the checkpoint of the files as
+   * they were before the turn, taken while the first request is out).
+   */
+  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number; title?: string; beforeTools?: Promise<void> } = {}): Promise<TurnResult> {
     const { services } = this;
     const emit = (e: AgentEvent) => this.emit(e, session);
     // A call an earlier stop left without a result gets one first (stored), so the request is valid.
@@ -140,6 +144,7 @@ export class AgentLoop {
 
       const images: ImageRef[] = [];
       let cancelled = false;
+      await opts.beforeTools;
       for (const call of calls) {
         const started = Date.now();
         const result = cancelled ? cancelledResult() : await this.runTool(session, call, signal);

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import type { CheckpointSeam } from '../../../extension/core/conversation/checkpoint-seam';
+import type { AnyTool } from '../../../extension/core/tools/types';
+import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { eventually, waitUntil } from '../../fixtures/eventually';
+
+/** A checkpoint store whose snapshots finish only when the test says so, logging the order of things. */
+function heldCheckpoints(log: string[]): CheckpointSeam & { release(): void; turns: number[] } {
+  let release = () => {};
+  const turns: number[] = [];
+  return {
+    turns,
+    release: () => release(),
+    atTurnStart: (_id, turn) => {
+      turns.push(turn);
+      return new Promise<void>((resolve) => {
+        release = () => {
+          log.push(`checkpoint ${turn}`);
+          resolve();
+        };
+      });
+    },
+    forget: async () => {},
+  };
+}
+
+/** Every built-in tool logs that it ran before running. */
+const logging =
+  (log: string[]) =>
+  (t: AnyTool): AnyTool => ({ ...t, run: (args, ctx) => (log.push(`ran ${t.name}`), t.run(args, ctx)) });
+
+describe('checkpoint before a turn, taken while the first request is out', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('sends the first request before the checkpoint is done, but runs no tool until it is', async () => {
+    const log: string[] = [];
+    const cp = heldCheckpoints(log);
+    h = await createHarness({ checkpoints: cp, wrapTool: logging(log), files: { 'a.txt': 'hello\n' } });
+    h.server.enqueue({ toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'a.txt' }) }] }, { text: 'done' });
+    const session = h.agent.newSession();
+    const turn = h.agent.runTurn(session, 'read a.txt', new AbortController().signal);
+
+    await waitUntil(() => session.messages.some((m) => m.role === 'assistant'), 'the first answer, with the checkpoint still running');
+    assert.equal(h.bodies().length, 1, 'the first request went out while the checkpoint ran');
+    assert.deepEqual(cp.turns, [1]);
+    // The loop is now at the tool call; nothing may run until the checkpoint is recorded.
+    assert.equal(await eventually(() => log.length > 0, 300), false, `nothing ran: ${log.join(', ')}`);
+
+    cp.release();
+    const result = await turn;
+    assert.equal(result.reason, 'done');
+    assert.deepEqual(log, ['checkpoint 1', 'ran read_file']);
+    assert.match(h.bodies()[1].messages.find((m: { role: string }) => m.role === 'tool').content, /hello/);
+  });
+
+  it('a turn without tools ends only once its checkpoint is recorded', async () => {
+    const log: string[] = [];
+    const cp = heldCheckpoints(log);
+    h = await createHarness({ checkpoints: cp });
+    h.server.enqueue({ text: 'just an answer' });
+    let ended = false;
+    const turn = h.agent.runTurn(h.agent.newSession(), 'hi', new AbortController().signal).then((r) => ((ended = true), r));
+
+    await waitUntil(() => h!.events.some((e) => e.type === 'turn.end'), 'the loop to finish the turn');
+    assert.equal(await eventually(() => ended, 300), false, 'the turn waits for its checkpoint');
+    cp.release();
+    assert.equal((await turn).text, 'just an answer');
+    assert.deepEqual(log, ['checkpoint 1']);
+  });
+
+  it('a stop while the checkpoint runs ends the turn cancelled without running the tool', async () => {
+    const log: string[] = [];
+    const cp = heldCheckpoints(log);
+    h = await createHarness({ checkpoints: cp, wrapTool: logging(log), files: { 'a.txt': 'hello\n' } });
+    h.server.enqueue({ toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'a.txt' }) }] }, { text: 'done' });
+    const session = h.agent.newSession();
+    const stop = new AbortController();
+    const turn = h.agent.runTurn(session, 'read a.txt', stop.signal);
+    await waitUntil(() => session.messages.some((m) => m.role === 'assistant'), 'the first answer');
+    stop.abort();
+    cp.release(); // the store ends a cancelled snapshot by itself; here the test ends it
+    const result = await turn;
+    assert.equal(result.reason, 'cancelled');
+    assert.deepEqual(log, ['checkpoint 1']);
+    assert.equal(h.bodies().length, 1);
+  });
+});
