@@ -24,7 +24,7 @@ interface Renderer {
   end(files: FileStat[] | undefined): void;
 }
 
-/** Renders events for people: the streamed answer on stdout, one short line per tool call (and the diff stat) on stderr. */
+/** Renders events for people: the streamed answer on stdout, one short line per tool call (its title and the result's first line) and the diff stat on stderr. */
 function humanRenderer(): Renderer {
   let midLine = false;
   const out = (s: string) => {
@@ -35,9 +35,17 @@ function humanRenderer(): Renderer {
     if (midLine) out('\n');
     process.stderr.write(s + '\n');
   };
+  // Each finished call is named by its title, as the chat's card names it ("read src/a.ts").
+  const titles = new Map<string, string>();
   const event = (e: AgentEvent) => {
     if (e.type === 'text.delta') out(e.text);
-    else if (e.type === 'tool.result') note(`  ${e.ok ? '✓' : '✗'} ${e.tool}: ${e.summary}`);
+    else if (e.type === 'tool.call') titles.set(e.callId, e.title);
+    else if (e.type === 'tool.result') {
+      const title = titles.get(e.callId) ?? e.tool;
+      titles.delete(e.callId);
+      const summary = e.summary.replace(/\s+/g, ' ').trim();
+      note(`  ${e.ok ? '✓' : '✗'} ${title}${summary ? ` — ${summary}` : ''}`);
+    }
     else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.join(', ')}`);
     else if (e.type === 'loop.suspected') note(`  loop suspected: ${e.tool} ran ${e.count} times`);
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);

@@ -34,8 +34,9 @@ describe('snowpea CLI', function () {
     const run = await cli(['run', 'what is the answer?', '--base-url', server.baseUrl, '--model', 'gpt-4o', '--yes'], { cwd: ws, home });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /The answer is 42\./);
-    assert.match(run.stderr, /✓ read_file/);
-    assert.match(run.stderr, /✓ shell/);
+    // Each call is named by its title, as the chat's card names it, with the result's first line.
+    assert.match(run.stderr, /^ {2}✓ read notes\.txt — 1 the answer is 42$/m);
+    assert.match(run.stderr, /^ {2}✓ run: echo from-shell — .*from-shell/m);
     assert.equal(server.requests.filter((r) => r.path.endsWith('/chat/completions')).length, 2);
     assert.equal(server.requests[0].headers.authorization, 'Bearer sk-cli-secret');
 
