@@ -25,7 +25,7 @@ interface Scenario {
   step(i: number): { reply: any; output?: string };
 }
 
-export function trajectoryScenario(t: Trajectory): Scenario {
+function trajectoryScenario(t: Trajectory): Scenario {
   return {
     name: t.name,
     prompt: t.task,
@@ -42,8 +42,6 @@ const syntheticScenario: Scenario = { name: '60-round synthetic session', files:
 interface Recorded {
   /** Each request's tokens in provider order. */
   tokens: number[][];
-  /** Tokens of the messages each request appended to the previous one (all of the first request). */
-  appended: number[];
   /** The session as stored, and what each request carried of it (for the hindsight optimum). */
   session: UnprunedSession;
   /** Compactions during the run (the optimum prunes an uncompacted transcript, so it compares only with runs that made none). */
@@ -51,7 +49,7 @@ interface Recorded {
 }
 
 /** Runs a scenario and returns the recorded request bodies' token sequences. */
-export async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<Recorded> {
+async function record(sc: Scenario, settings: Record<string, unknown>, replay: boolean, tok: RequestTokenizer): Promise<Recorded> {
   let output = '';
   // Replayed tools keep their real names, schemas and descriptions (the tools block is Snowpea's own) but return the trace's output.
   const wrapTool = replay ? (t: AnyTool): AnyTool => ({ ...t, run: async () => okResult(output) }) : undefined;
@@ -66,10 +64,8 @@ export async function record(sc: Scenario, settings: Record<string, unknown>, re
     await h.agent.runTurn(session, sc.prompt, new AbortController().signal);
     const bodies = h.server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => JSON.parse(r.raw) as { messages: Array<{ role: string; content?: unknown }>; tools?: unknown[] });
     const tokens = bodies.map((b) => tok.tokens(b));
-    const empty = tok.tokens({ messages: [] }).length; // the empty tools block the slice is serialized with
-    const appended = bodies.map((b, i) => (i === 0 ? tokens[0].length : tok.tokens({ messages: b.messages.slice(bodies[i - 1].messages.length) }).length - empty));
     const system = String(bodies[0].messages[0].content);
-    return { tokens, appended, session: { system, tools: bodies[0].tools ?? [], transcript: [...session.messages], carried: bodies.map((b) => b.messages.length - 1) }, compactions: h.events.filter((e) => e.type === 'compaction').length };
+    return { tokens, session: { system, tools: bodies[0].tools ?? [], transcript: [...session.messages], carried: bodies.map((b) => b.messages.length - 1) }, compactions: h.events.filter((e) => e.type === 'compaction').length };
   } finally {
     await h.close();
   }
@@ -162,9 +158,9 @@ export async function costBench(): Promise<{ trajectories: CostRow[]; sets: Arra
 export function summarize(rows: CostRow[]): Array<{ price: string; ratio: number; rollingRatio: number; optimumRatio: number; optimumIf: Record<string, number>; worst: number; worstName: string; cachedSnowpea: number; cachedNaive: number }> {
   return PRICE_MODELS.map((p) => {
     const rs = rows.filter((r) => r.price === p.name);
-    const ratio = sum(rs.map((r) => r.snowpea.cost)) / sum(rs.map((r) => r.naive.cost));
-    const rollingRatio = sum(rs.map((r) => r.rolling.cost)) / sum(rs.map((r) => r.naive.cost));
     const naiveCost = sum(rs.map((r) => r.naive.cost));
+    const ratio = sum(rs.map((r) => r.snowpea.cost)) / naiveCost;
+    const rollingRatio = sum(rs.map((r) => r.rolling.cost)) / naiveCost;
     const optimumRatio = sum(rs.map((r) => r.optimum)) / naiveCost;
     const optimumIf = Object.fromEntries(OPTIMUM_VARIANTS.map((v) => [v.name, sum(rs.map((r) => r.optimumIf[v.name] ?? NaN)) / naiveCost]));
     const worstRow = rs.reduce((a, b) => (b.snowpea.cost / b.naive.cost > a.snowpea.cost / a.naive.cost ? b : a));
