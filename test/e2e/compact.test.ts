@@ -42,6 +42,9 @@ describe('e2e: /compact in the chat shows the divider and the summary (issue 20)
     // While a turn runs, compacting is refused with what to do instead (then the turn is stopped).
     await frame.locator(CHAT.composer).fill('where are the tests?');
     await frame.locator(CHAT.composer).press('Enter');
+    // Only once the turn shows as running: a command that reached the host before the message
+    // would compact instead of being refused.
+    await frame.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
     await workbench.runCommand('Snowpea: Compact Conversation');
     await dismiss(page.locator('.notification-toast', { hasText: 'wait for the turn to finish or stop it' }));
     await frame.getByRole('button', { name: 'Stop' }).click();
