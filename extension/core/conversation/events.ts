@@ -13,6 +13,8 @@ export const usageSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   cachedTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+  reasoningTokens: z.number().int().nonnegative().optional(),
   estimated: z.boolean().optional(),
 });
 

@@ -6,6 +6,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError, type ModelErrorKind } from './types';
 import { retryAfterMs } from './retry';
+import { readErrorBody } from './error-body';
+import { plainServerText } from './errors-text';
+
+export { plainServerText, SERVER_TEXT_CHARS } from './errors-text';
 
 export interface ErrorContext {
   /** The endpoint as shown to users (see displayEndpoint). */
@@ -25,6 +29,8 @@ export interface AttemptState {
   started: boolean;
   /** Text has been handed to handlers.onText. */
   emitted: boolean;
+  /** The body of an HTTP error answer as the server sent it (the SDK reads only `{error:{...}}` bodies). */
+  errorBody?: string;
 }
 
 export interface Failure {
@@ -59,39 +65,59 @@ export function scrubSecrets(text: string, apiKey: string): string {
   return out.replace(/\b(sk|pk|rk|key)-[A-Za-z0-9_*-]{8,}/g, '[redacted]').replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
 }
 
-const contextPattern =
-  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|input is too long|reduce the length of the messages|maximum (input|prompt) length|exceeds? the (model'?s? )?(max|maximum|token) /i;
+/**
+ * How providers and servers word "the request does not fit the window": OpenAI and most
+ * (context_length_exceeded, "maximum context length"), Anthropic and gateways ("prompt is too
+ * long", "exceed context limit"), vLLM ("maximum context length is N tokens"), Hugging Face TGI
+ * ("`inputs` tokens + `max_new_tokens` must be <= N"), llama.cpp server ("exceeds the available
+ * context size", exceed_context_size_error), Ollama ("prompt too long", "exceeds the context
+ * length"), LM Studio ("context length of only N tokens", "context overflow"), Gemini ("input token
+ * count (N) exceeds the maximum number of tokens"), Mistral ("too large for model with N maximum
+ * context length"), Groq and Cerebras ("reduce the length of the messages", "Current length is N
+ * while limit is M").
+ */
+const contextPattern = new RegExp(
+  [
+    'context[_ ]length',
+    'maximum context',
+    'context window',
+    'too many tokens',
+    'prompt is too long',
+    'prompt too long',
+    'input is too long',
+    'reduce the length of the messages',
+    'maximum (input|prompt) length',
+    "exceeds? the (model'?s? )?(max|maximum|token) ",
+    'exceeds? (the )?context limit',
+    'tokens \\+ `?max_new_tokens`? must be',
+    'exceeds? the available context size',
+    'exceed_context_size',
+    'context size has been exceeded',
+    'larger than the max context size',
+    'context overflow',
+    'input token count \\(?\\d+\\)? exceeds the maximum number of tokens',
+    'current length is \\d+ while limit is \\d+',
+    'too large for model with \\d+ maximum context',
+  ].join('|'),
+  'i',
+);
 
 /** A 400-class reply that says the request does not fit the model's context window. */
 export function isContextLengthError(status: number | undefined, code: unknown, message: string): boolean {
-  if (status !== undefined && ![400, 413, 422].includes(status)) return false;
-  return code === 'context_length_exceeded' || code === 'string_above_max_length' || contextPattern.test(message);
+  if (status !== undefined && ![400, 413, 422, 500].includes(status)) return false;
+  if (code === 'context_length_exceeded' || code === 'string_above_max_length' || code === 'exceed_context_size_error') return true;
+  return contextPattern.test(message);
 }
 
-/** Longest server text an error message quotes. */
-export const SERVER_TEXT_CHARS = 200;
-
-const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
-/** Server text fit for one line of an error: HTML tags (and scripts, styles) removed, whitespace collapsed, capped. */
-export function plainServerText(raw: string, max = SERVER_TEXT_CHARS): string {
-  let t = raw;
-  if (/<\/?[a-z!][^>]*>/i.test(t)) {
-    t = t
-      .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-      .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, n: string) => entities[n]!);
+/** The server's own words and code: from the body as sent when we have it (any shape), else what the SDK read. Not yet capped. */
+function serverDetail(e: APIError, body: string | undefined): { text: string; code: unknown } {
+  if (body !== undefined) {
+    const read = readErrorBody(body);
+    if (read.message) return { text: plainServerText(read.message, Infinity), code: e.code ?? read.code ?? read.type };
   }
-  t = t.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
-
-/** The server's own words: the error body's message, or its text (an HTML page made plain). Not yet capped. */
-function serverDetail(e: APIError): string {
-  const body = e.error as { message?: unknown } | undefined;
-  const raw = typeof body?.message === 'string' ? body.message : e.message.replace(/^\d{3}\s*/, '');
-  return plainServerText(raw, Infinity);
+  const err = e.error as { message?: unknown } | undefined;
+  const raw = typeof err?.message === 'string' ? err.message : e.message.replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
+  return { text: plainServerText(raw, Infinity), code: e.code };
 }
 
 /** Why a base URL cannot be an OpenAI-compatible endpoint (null when it can): not a URL, or not http(s). */
@@ -174,10 +200,11 @@ export function noKeySent(apiKey: string): boolean {
   return !apiKey || apiKey === 'none';
 }
 
-function httpFailure(e: APIError, ctx: ErrorContext): Failure {
+function httpFailure(e: APIError, ctx: ErrorContext, body: string | undefined): Failure {
   const status = e.status as number | undefined;
   const at = `the model endpoint ${ctx.endpoint} (model "${ctx.model}")`;
-  const detail = scrubSecrets(serverDetail(e), ctx.apiKey);
+  const server = serverDetail(e, body);
+  const detail = scrubSecrets(server.text, ctx.apiKey);
   const quoted = plainServerText(detail);
   const said = quoted ? `; the server said: ${quoted}` : '';
   const make = (kind: ModelErrorKind, message: string, retryable = false): Failure => ({
@@ -185,8 +212,8 @@ function httpFailure(e: APIError, ctx: ErrorContext): Failure {
     retryable,
     retryAfterMs: retryAfterMs(e.headers),
   });
-  if (isContextLengthError(status, e.code, detail)) {
-    return make('context_length', `The request does not fit the context window of model "${ctx.model}" at ${ctx.endpoint}${said}`);
+  if (isContextLengthError(status, server.code, detail)) {
+    return make('context_length', `The request does not fit the context window of model "${ctx.model}" at ${ctx.endpoint}${status ? ` (HTTP ${status})` : ''}${said}`);
   }
   if (status === undefined) return make('server', `The stream from ${at} reported an error${said}`, true);
   if (status === 401) {
@@ -198,7 +225,7 @@ function httpFailure(e: APIError, ctx: ErrorContext): Failure {
     return make('not_found', `Not found (HTTP 404) at ${at}: the model name may be wrong, or the base URL is not an OpenAI-compatible endpoint (it usually ends in /v1)${said}`);
   }
   if (status === 429) {
-    if (e.code === 'insufficient_quota') return make('rate_limited', `Quota exhausted (HTTP 429) at ${at}${said}`);
+    if (server.code === 'insufficient_quota') return make('rate_limited', `Quota exhausted (HTTP 429) at ${at}${said}`);
     return make('rate_limited', `Rate limited (HTTP 429) by ${at}${said}`, true);
   }
   if (status === 408) return make('timeout', `Request timed out (HTTP 408) at ${at}${said}`, true);
@@ -228,7 +255,7 @@ export function classifyFailure(e: unknown, state: AttemptState, ctx: ErrorConte
     if (unreachable) return plain('network', unreachable, false);
     return plain('network', `Could not reach ${at}: ${causeText(e.cause ?? e)}`, true);
   }
-  if (e instanceof APIError) return httpFailure(e, ctx);
+  if (e instanceof APIError) return httpFailure(e, ctx, state.errorBody);
   if (e instanceof IncompleteStreamError) {
     return plain('stream_cut', `The stream from ${at} ended before the answer was complete (no finish reason).`, true);
   }

@@ -3,10 +3,11 @@
  * base URL, a login or proxy page) is reported as such and not retried; a JSON chat completion
  * (a server that ignores `stream: true`) is used as the answer.
  */
-import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { plainServerText } from './errors';
-import { readUsage } from './stream-assembler';
-import { ModelError, type ModelResponse, type ModelToolCall } from './types';
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { plainServerText } from './errors-text';
+import { readErrorBody } from './error-body';
+import { StreamAssembler } from './stream-assembler';
+import { ModelError, type ModelResponse } from './types';
 
 /** How a 200 response's body is to be read, from its content type. */
 export function bodyShape(contentType: string): 'sse' | 'html' | 'json' | 'other' {
@@ -53,18 +54,16 @@ export function responseFromCompletion(at: string, text: string): ModelResponse 
     throw new ModelError('server', `${at} returned unreadable JSON instead of an event stream (${(e as Error).message}).`);
   }
   if (body?.error) {
-    const said = plainServerText(typeof body.error.message === 'string' ? body.error.message : JSON.stringify(body.error));
+    const said = plainServerText(readErrorBody(text).message || JSON.stringify(body.error));
     throw new ModelError('server', `${at} reported an error; the server said: ${said}`);
   }
   const choice = body?.choices?.[0];
   if (!choice?.message) throw new ModelError('server', `${at} returned JSON that is neither an event stream nor a chat completion: check model.baseUrl (it usually ends in /v1).`);
-  const toolCalls: ModelToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i) =>
-    c.type === 'function' ? [{ id: c.id || `call_json_${i}`, name: c.function.name, arguments: c.function.arguments?.trim() ? c.function.arguments : '{}' }] : [],
-  );
-  return {
-    text: typeof choice.message.content === 'string' ? choice.message.content : '',
-    toolCalls,
-    usage: body.usage ? readUsage(body.usage) : null,
-    finishReason: choice.finish_reason ?? 'stop',
-  };
+  // The message read as one delta: text, reasoning in any shape, tool calls with their provider fields.
+  const asm = new StreamAssembler();
+  const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function').map((c, index) => ({ ...c, index, id: c.id || `call_json_${index}` }));
+  const delta = { ...choice.message, tool_calls: calls } as unknown as ChatCompletionChunk.Choice.Delta;
+  asm.add({ id: 'json', object: 'chat.completion.chunk', created: 0, model: '', choices: [{ index: 0, delta, finish_reason: choice.finish_reason ?? 'stop', logprobs: null }], ...(body.usage ? { usage: body.usage } : {}) });
+  asm.finish();
+  return asm.result();
 }

@@ -3,14 +3,17 @@
  * Completions with usage, our own retries (so each one can be reported), a first-byte and
  * idle timeout, and failures turned into ModelErrors that name endpoint and model.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { baseUrlProblem, classifyFailure, displayEndpoint, IncompleteStreamError, type AttemptState, type ErrorContext } from './errors';
+import { readErrorBody } from './error-body';
 import { bodyShape, notAStreamError, readCapped, responseFromCompletion } from './non-stream';
 import { defaultRetryTiming, retryDelayMs, sleep, type RetryPolicy } from './retry';
-import { applyHints, hintsFor, refusedHint, type HintState } from './cache-hints';
+import { applyHints, hintsFor, OPTIONAL_PARAMS, refusedParams, type CacheHintMode, type OptionalParam } from './cache-hints';
+import { listParams, refusedAt } from './optional-params';
 import { StreamAssembler } from './stream-assembler';
-import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers } from './types';
+import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers, type WireMessage } from './types';
 
 export type ModelLogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type ModelLog = (level: ModelLogLevel, message: string) => void;
@@ -34,8 +37,47 @@ export interface OpenAIClientOptions {
   retryMaxDelayMs?: number;
   /** Extra HTTP headers for every request (e.g. OpenRouter's HTTP-Referer). */
   headers?: Record<string, string>;
-  /** model.cacheHints: prompt_cache_key, and cache_control breakpoints for Claude models (default 'auto'). */
-  cacheHints?: 'auto' | 'off';
+  /** model.cacheHints: prompt_cache_key where it is known to be taken ('on': everywhere), and cache_control breakpoints for Claude models (default 'auto'). */
+  cacheHints?: CacheHintMode;
+}
+
+/** The attempt a fetch belongs to, so an error answer's body (any shape) reaches the classifier. */
+const attemptStore = new AsyncLocalStorage<AttemptState>();
+
+/** fetch, keeping a copy of the first 64 KB of every error answer's body for the attempt that asked. */
+const capturingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const res = await fetch(input, init);
+  const state = attemptStore.getStore();
+  if (!res.ok && state) state.errorBody = await readCapped(res.clone()).catch(() => undefined);
+  return res;
+};
+
+/**
+ * The request's messages as the endpoint takes them: an assistant's reasoning goes back as
+ * reasoning_content (DeepSeek and servers like it) or reasoning_details (OpenRouter) for the turns
+ * that called tools, where those providers require it, and nowhere else; a tool call's provider
+ * fields (Gemini's thought signature) go back verbatim.
+ */
+export function endpointMessages(messages: readonly WireMessage[], omit: ReadonlySet<OptionalParam>): { messages: ChatCompletionMessageParam[]; sent: OptionalParam[] } {
+  const sent = new Set<OptionalParam>();
+  const out = messages.map((m): ChatCompletionMessageParam => {
+    if (m.role !== 'assistant' || (!m.reasoning && !m.tool_calls?.some((c) => c.extra))) return m as ChatCompletionMessageParam;
+    const { reasoning, tool_calls, ...rest } = m;
+    const msg: Record<string, unknown> = { ...rest };
+    if (tool_calls) msg.tool_calls = tool_calls.map(({ extra, ...c }) => (extra ? { ...c, ...extra } : c));
+    if (reasoning?.toolTurn) {
+      if (reasoning.source === 'reasoning_content' && !omit.has('reasoning_content')) {
+        msg.reasoning_content = reasoning.text;
+        sent.add('reasoning_content');
+      }
+      if (reasoning.details?.length && !omit.has('reasoning_details')) {
+        msg.reasoning_details = reasoning.details;
+        sent.add('reasoning_details');
+      }
+    }
+    return msg as unknown as ChatCompletionMessageParam;
+  });
+  return { messages: out, sent: [...sent] };
 }
 
 /** A handler (onText) threw: its error goes to the caller untouched, never retried. */
@@ -83,20 +125,26 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     // The SDK would print unreadable chunks (whole) to stderr: its warnings go to our debug log.
     logLevel: 'warn',
     logger: sdkLogger(log),
+    fetch: capturingFetch,
   });
   const at = `The model endpoint ${endpoint} (model "${opts.model}")`;
   const urlProblem = baseUrlProblem(opts.baseUrl);
 
-  function params(req: ModelRequest): ChatCompletionCreateParamsStreaming {
-    return {
+  /** The request body without the optional parts in `omit`, and which optional parts it carries. */
+  function params(req: ModelRequest, omit: ReadonlySet<OptionalParam>): { body: ChatCompletionCreateParamsStreaming; sent: OptionalParam[] } {
+    const wire = endpointMessages(req.messages, omit);
+    const hints = hintsFor(opts.model, opts.cacheHints ?? 'auto', req.cacheKey, omit, opts.baseUrl);
+    const body: ChatCompletionCreateParamsStreaming = {
       model: opts.model,
-      messages: req.messages as ChatCompletionMessageParam[],
+      messages: wire.messages,
       // The caller's array itself, so unchanged rounds serialize to identical bytes.
       ...(req.tools.length ? { tools: req.tools as ChatCompletionTool[] } : {}),
       ...(opts.maxOutputTokens ? outputLimitParam(opts.model, opts.maxOutputTokens) : {}),
       stream: true,
-      stream_options: { include_usage: true },
+      ...(omit.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
     };
+    const sent: OptionalParam[] = [...hints, ...(omit.has('stream_options') ? [] : ['stream_options' as const]), ...wire.sent];
+    return { body: applyHints(body, hints, req.cacheKey), sent };
   }
 
   async function attempt(body: ChatCompletionCreateParamsStreaming, handlers: StreamHandlers, signal: AbortSignal, state: AttemptState): Promise<ModelResponse> {
@@ -116,16 +164,21 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     };
     arm();
     try {
-      const { data: stream, response } = await sdk.chat.completions.create(body, { signal: ctrl.signal }).withResponse();
+      const { data: stream, response } = await attemptStore.run(state, () => sdk.chat.completions.create(body, { signal: ctrl.signal }).withResponse());
       state.started = true;
       arm();
-      const emit = (text: string) => {
+      const call = (fn: ((t: string) => void) | undefined, text: string) => {
+        if (!text) return;
         state.emitted = true;
         try {
-          handlers.onText?.(text);
+          fn?.(text);
         } catch (e) {
           throw new HandlerError(e);
         }
+      };
+      const emit = (d: { text: string; reasoning: string }) => {
+        call(handlers.onReasoning, d.reasoning);
+        call(handlers.onText, d.text);
       };
       const contentType = response.headers.get('content-type') ?? '';
       const shape = bodyShape(contentType);
@@ -133,7 +186,7 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
       if (shape === 'json') {
         const res = responseFromCompletion(at, await readCapped(response, 64 * 1024 * 1024));
         log('debug', `model endpoint ${endpoint} ignored stream: true and sent one JSON completion; using it`);
-        if (res.text) emit(res.text);
+        emit({ text: res.text, reasoning: res.reasoning?.text ?? '' });
         return res;
       }
       const asm = new StreamAssembler();
@@ -143,13 +196,13 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
         if (state.cancelled || state.timedOut) break;
         arm();
         chunks++;
-        const text = asm.add(chunk);
-        if (text) emit(text);
+        emit(asm.add(chunk));
       }
       // The SDK ends iteration quietly when its signal aborts: find out why.
       if (state.cancelled || state.timedOut) throw new Error('aborted');
       if (!chunks && shape === 'other') throw notAStreamError(at, contentType, '', false);
       if (!asm.complete) throw new IncompleteStreamError();
+      emit(asm.finish());
       if (asm.empty) {
         throw new ModelError('server', `${at} sent no answer: its stream carried ${asm.choices ? 'only empty choices' : 'no choices'} and usage (no text, no tool call, no finish reason).`);
       }
@@ -160,11 +213,22 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     }
   }
 
-  const hintState: HintState = { refused: new Set() };
+  /** What this endpoint refused, shared with every client for it in this process. */
+  const refused = refusedAt(endpoint);
+
+  /** Drops optional parts the endpoint refused (for good), saying so once. */
+  function refuse(params: readonly OptionalParam[], why: string): void {
+    const fresh = params.filter((p) => !refused.has(p));
+    for (const p of fresh) refused.add(p);
+    if (fresh.length) {
+      log('warn', `The model endpoint ${endpoint} refused ${listParams(fresh)} (${why}); requests there go without ${fresh.length === 1 ? 'it' : 'them'} from now on${fresh.some((p) => p === 'prompt_cache_key' || p === 'cache_control') ? ' (model.cacheHints: "off" sends no cache hints at all)' : ''}.`);
+    }
+  }
 
   async function complete(req: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResponse> {
-    let hints = hintsFor(opts.model, opts.cacheHints ?? 'auto', req.cacheKey, hintState);
-    let body = applyHints(params(req), hints, req.cacheKey);
+    let { body, sent } = params(req, refused);
+    /** Set for the one retry after an unreadable 400: every optional part left out. */
+    let bare: OptionalParam[] | null = null;
     const cancelled = () => new ModelError('cancelled', `The request to the model endpoint ${endpoint} (model "${opts.model}") was cancelled.`);
     if (signal.aborted) throw cancelled();
     if (urlProblem) {
@@ -176,25 +240,34 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
       const state: AttemptState = { cancelled: false, timedOut: false, started: false, emitted: false };
       try {
         const res = await attempt(body, handlers, signal, state);
+        if (bare) refuse(bare, 'its 400 answer named nothing, and the request went through without them');
         if (res.usage) log('debug', `model usage: ${res.usage.promptTokens} prompt (${res.usage.cachedTokens} cached), ${res.usage.completionTokens} completion`);
         return res;
       } catch (e) {
         if (e instanceof HandlerError) throw e.original;
         if (signal.aborted) state.cancelled = true;
         const f = classifyFailure(e, state, ctx);
-        const refused = !state.emitted ? refusedHint(f.error.status, f.error.message, hints) : undefined;
-        if (refused) {
-          // The endpoint does not take this hint: send the request again without it, and never again.
-          hintState.refused.add(refused);
-          log('info', `the endpoint refused the ${refused} cache hint; sending without it from now on`);
-          hints = hints.filter((h) => h !== refused);
-          body = applyHints(params(req), hints, req.cacheKey);
+        const status = f.error.status;
+        const named = !state.emitted ? refusedParams(status, f.error.message, sent) : [];
+        if (named.length) {
+          // The endpoint does not take these: send the request again without them, and never again.
+          refuse(named, 'its 400 answer named them');
+          ({ body, sent } = params(req, refused));
+          retry--;
+          continue;
+        }
+        const unreadable = (status === 400 || status === 422) && !readErrorBody(state.errorBody ?? '').message;
+        if (unreadable && !bare && !state.emitted && sent.length) {
+          bare = sent.slice();
+          log('info', `the model endpoint ${endpoint} answered ${status} with no readable reason; trying once without ${listParams(bare)}`);
+          ({ body, sent } = params(req, new Set([...refused, ...OPTIONAL_PARAMS])));
           retry--;
           continue;
         }
         if (!f.retryable || state.emitted || retry >= policy.maxRetries) {
           const gaveUp = f.retryable && retry > 0 && !state.emitted ? ` (gave up after ${retry} ${retry === 1 ? 'retry' : 'retries'})` : '';
-          const err = gaveUp ? new ModelError(f.error.kind, f.error.message + gaveUp, f.error.status) : f.error;
+          const hinted = f.error.kind === 'bad_request' && sent.includes('prompt_cache_key') ? ' The request carried the prompt_cache_key cache hint; if this endpoint does not take it, set model.cacheHints to "off".' : '';
+          const err = gaveUp || hinted ? new ModelError(f.error.kind, f.error.message + gaveUp + hinted, f.error.status) : f.error;
           log(err.kind === 'cancelled' ? 'debug' : 'warn', `model request failed [${err.kind}]: ${err.message}`);
           throw err;
         }
@@ -207,5 +280,5 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
     }
   }
 
-  return { endpoint, model: opts.model, complete };
+  return { endpoint, model: opts.model, complete, dropped: () => [...refused] };
 }
