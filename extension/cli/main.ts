@@ -41,11 +41,12 @@ Other flags:
   --to N              sessions restore: put the files back as they were before turn N
                       (lists them and asks; --yes restores without asking)
   --state-db FILE     sessions database (default ~/.snowpea/state.db; checkpoints are kept beside it)
-  --verbose           log to stderr
+  --verbose           log to stderr, and show the model's reasoning there (run)
   -h, --help          this help
   -v, --version       print the version
 
-Exit codes: 0 done, 1 error, 2 no command given, 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
+Exit codes: 0 done, 1 error, 2 no command given, 3 answer cut (output limit) or filtered (content filter),
+130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
 A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
 Before each message the workspace's files are checkpointed (a shadow git repository beside state.db,
 honouring .gitignore; checkpoints.enabled, checkpoints.maxWorkspaceMB); run ends with the files it changed.

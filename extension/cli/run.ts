@@ -24,21 +24,49 @@ interface Renderer {
   end(files: FileStat[] | undefined): void;
 }
 
-/** Renders events for people: the streamed answer on stdout, one short line per tool call (its title and the result's first line) and the diff stat on stderr. */
-function humanRenderer(): Renderer {
+/** Reasoning as it goes to a terminal: control characters other than newline and tab left out. */
+function plainReasoning(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/**
+ * Renders events for people: the streamed answer on stdout, one short line per tool call (its
+ * title and the result's first line) and the diff stat on stderr; with --verbose, the model's
+ * reasoning too, on stderr under a "thinking:" line.
+ */
+function humanRenderer(verbose: boolean): Renderer {
   let midLine = false;
+  /** Reasoning is being written to stderr (a line of it is open). */
+  let thinking = false;
+  const endThinking = () => {
+    if (thinking) process.stderr.write('\n');
+    thinking = false;
+  };
   const out = (s: string) => {
+    endThinking();
     process.stdout.write(s);
     midLine = !s.endsWith('\n');
   };
   const note = (s: string) => {
+    endThinking();
     if (midLine) out('\n');
     process.stderr.write(s + '\n');
+  };
+  const think = (s: string) => {
+    if (!verbose) return;
+    if (!thinking) {
+      if (midLine) out('\n');
+      process.stderr.write('thinking: ');
+      thinking = true;
+    }
+    process.stderr.write(plainReasoning(s));
   };
   // Each finished call is named by its title, as the chat's card names it ("read src/a.ts").
   const titles = new Map<string, string>();
   const event = (e: AgentEvent) => {
     if (e.type === 'text.delta') out(e.text);
+    else if (e.type === 'reasoning.delta') think(e.text);
     else if (e.type === 'tool.call') titles.set(e.callId, e.title);
     else if (e.type === 'tool.result') {
       const title = titles.get(e.callId) ?? e.tool;
@@ -51,7 +79,10 @@ function humanRenderer(): Renderer {
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
     else if (e.type === 'error') note(`snowpea: ${e.message}`);
     else if (e.type === 'compaction') note(`  ${compactionEventLine(e)}`);
-    else if (e.type === 'turn.end' && midLine) out('\n');
+    else if (e.type === 'turn.end') {
+      endThinking();
+      if (midLine) out('\n');
+    }
   };
   const end = (files: FileStat[] | undefined) => {
     if (files?.length) note(diffStatLine(files));
@@ -87,7 +118,8 @@ function hasRound(session: Session): boolean {
 
 /**
  * `snowpea run "prompt"`: one turn in the current folder. A new session in which no round completed
- * (the first request failed) is not kept. Exit codes: 0 done, 1 error, 130 Ctrl-C,
+ * (the first request failed) is not kept. Exit codes: 0 done, 1 error, 3 the answer was cut at the
+ * output limit or stopped by the provider's content filter, 130 Ctrl-C,
  * 143 SIGTERM, 129 SIGHUP (each stops the turn, records it, and closes the store first).
  */
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
@@ -105,9 +137,14 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
       log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
     }
-    const r = (render = flags.json ? jsonRenderer() : humanRenderer());
+    const r = (render = flags.json ? jsonRenderer() : humanRenderer(!!flags.verbose));
+    let cut = false;
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
-    agent.onEvent((e) => e.sessionId === session.id && r.event(e));
+    agent.onEvent((e) => {
+      if (e.sessionId !== session.id) return;
+      if (e.type === 'error' && (e.kind === 'length' || e.kind === 'content_filter')) cut = true;
+      r.event(e);
+    });
     // The compaction event is rendered like any other (a line on stderr, or a JSON line).
     if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
     const turn = session.turn + 1;
@@ -115,7 +152,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
     r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
     if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
-    return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : 1);
+    return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : cut ? 3 : 1);
   } catch (e) {
     if (stop.received) return stop.exitCode(1); // stopped while composing the prompt
     throw e;

@@ -29,7 +29,8 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
       const images = typeof m.content === 'string' ? [] : m.content.flatMap((p) => (p.type === 'image' ? [{ name: p.name, mime: p.mime, width: p.width, height: p.height }] : []));
       out.push({ role: 'user', text: typedText(m.content), ...(images.length ? { images } : {}), turn: turns.get(m) });
     } else if (m.role === 'assistant') {
-      if (m.content) out.push({ role: 'assistant', text: m.content });
+      const reasoning = m.reasoning?.text;
+      if (m.content || reasoning) out.push({ role: 'assistant', text: m.content, ...(reasoning ? { reasoning } : {}) });
       for (const c of m.toolCalls ?? []) {
         // The title as the live card had it (stored with the call); a call stored before titles were shows its name.
         const title = c.title ?? c.name;

@@ -20,7 +20,8 @@ export const imageMetaSchema = z.object({
 export const transcriptEntrySchema = z.discriminatedUnion('role', [
   /** `turn`: which of the user's messages it is (from 1, over the whole stored transcript); Restore names it. */
   z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional(), turn: z.number().int().positive().optional() }),
-  z.object({ role: z.literal('assistant'), text: z.string() }),
+  /** `reasoning`: what the model thought before this answer (the chat shows it collapsed). */
+  z.object({ role: z.literal('assistant'), text: z.string(), reasoning: z.string().optional() }),
   z.object({
     role: z.literal('tool'),
     callId: z.string(),

@@ -87,6 +87,8 @@ export class AgentLoop {
     const commitWaitMs: number[] = [];
     let rounds = 0;
     let lastText = '';
+    /** A round cut at the output limit with tool calls gets one more round (its calls not run); a second cut ends the turn. */
+    let continuedAfterCut = false;
     const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
       await services.sink?.commitRound();
       emit({ type: 'turn.end', sessionId: session.id, reason, rounds });
@@ -128,14 +130,32 @@ export class AgentLoop {
         if (meter) this.emitter.fire(meter);
       }
       // Each call keeps its card title (never sent to the model), so a replay shows the live card's.
-      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, title: services.tools.title(c) }));
+      const calls: ToolCall[] = response.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments, title: services.tools.title(c), ...(c.extra ? { extra: c.extra } : {}) }));
       // A round with tool calls is stored whole once its results are in: a stop or a crash in
       // between (another session's commit included, e.g. a delegate_task child's) never leaves
       // a stored call without its result.
       const held: Message[] = [];
-      this.append(session, { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}) }, calls.length ? held : undefined);
+      const assistant: Message = { role: 'assistant', content: response.text, ...(calls.length ? { toolCalls: calls } : {}), ...(response.reasoning ? { reasoning: response.reasoning } : {}) };
+      this.append(session, assistant, calls.length ? held : undefined);
       lastText = response.text;
       overhead += performance.now() - t1;
+
+      const cut = cutReason(response.finishReason, calls.length > 0);
+      if (cut) {
+        // A cut answer's tool calls never run: the last one's arguments may be incomplete.
+        for (const call of calls) this.notRun(session, call, cut.notRun, held);
+        this.store(session, held);
+        overheadMs.push(overhead);
+        if (cut.kind === 'length' && calls.length && !continuedAfterCut) {
+          continuedAfterCut = true;
+          services.logger.info(`session ${session.id}: round ${session.round} was cut at the output limit with ${calls.length} tool call(s); none ran, the model gets one more round`);
+          await services.sink?.commitRound();
+          if (signal.aborted) return end('cancelled');
+          continue;
+        }
+        emit({ type: 'error', sessionId: session.id, message: cut.message, kind: cut.kind });
+        return end('error', cut.message);
+      }
 
       if (!calls.length) {
         overheadMs.push(overhead);
@@ -216,6 +236,7 @@ export class AgentLoop {
           { messages: req.wire, tools: req.tools, cacheKey: session.parentId ?? session.id },
           {
             onText: (text) => this.emit({ type: 'text.delta', sessionId: session.id, text }, session),
+            onReasoning: (text) => this.emit({ type: 'reasoning.delta', sessionId: session.id, text }, session),
             onRetry: (r) => this.emit({ type: 'retry', sessionId: session.id, ...r }, session),
           },
           signal,
@@ -281,6 +302,17 @@ export class AgentLoop {
     });
   }
 
+  /** A call that is not run (its answer was cut): its card, its stored result saying why. */
+  private notRun(session: Session, call: ToolCall, why: string, held: Message[]): void {
+    const started = Date.now();
+    const title = call.title ?? call.name;
+    const result: ToolResult = { ok: false, content: `error (not_run): ${why}`, error: { code: 'not_run', message: why } };
+    this.emit({ type: 'tool.call', sessionId: session.id, callId: call.id, tool: call.name, args: call.arguments, title, summary: callSummary({ ...call, title }) }, session);
+    this.emit({ type: 'tool.result', sessionId: session.id, callId: call.id, tool: call.name, ok: false, summary: resultSummary(result.content), errorCode: 'not_run', result: result.content }, session);
+    this.append(session, { role: 'tool', toolCallId: call.id, toolName: call.name, ok: false, content: result.content, errorCode: 'not_run' }, held);
+    this.record(session, call, result, started);
+  }
+
   private async runTool(session: Session, call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const emit = (e: AgentEvent) => this.emit(e, session);
     const title = call.title ?? call.name;
@@ -310,6 +342,30 @@ export class AgentLoop {
     });
     return result;
   }
+}
+
+/**
+ * What a finish reason other than stop/tool_calls means for the round: `length` (cut at the output
+ * limit) and `content_filter` (stopped by the provider's filter) end an answer early; null for a
+ * complete one.
+ */
+export function cutReason(finishReason: string | null, hasCalls: boolean): { kind: 'length' | 'content_filter'; message: string; notRun: string } | null {
+  const calls = hasCalls ? '; its tool calls were not run' : '';
+  if (finishReason === 'length') {
+    return {
+      kind: 'length',
+      message: `The answer was cut off at the model's output limit (finish_reason "length")${calls}. Send "continue" to have it go on, or raise snowpea.model.maxOutputTokens.`,
+      notRun: "not run: the model's answer was cut off at its output limit (finish_reason length) before this call was known to be complete",
+    };
+  }
+  if (finishReason === 'content_filter') {
+    return {
+      kind: 'content_filter',
+      message: `The provider's content filter stopped the answer (finish_reason "content_filter"); what arrived before it is kept${calls}.`,
+      notRun: "not run: the provider's content filter stopped the answer (finish_reason content_filter)",
+    };
+  }
+  return null;
 }
 
 function cancelledResult(): ToolResult {

@@ -50,6 +50,10 @@ export const meterEventSchema = z.object({
    * the call, and the stub the model sees instead of the result. The webview marks those cards.
    */
   prunedCalls: z.array(z.object({ callId: z.string(), stub: z.string() })).optional(),
+  /** Of completionTokens, the tokens the model spent reasoning (when the provider says). */
+  reasoningTokens: count.optional(),
+  /** Optional request parts the endpoint refused, which requests there now go without (prompt_cache_key, say). */
+  dropped: z.array(z.string()).optional(),
   /** Tools whose schemas were not sent because they are deferred and not loaded. */
   deferredTools: count.optional(),
   /** Estimated tokens those schemas would have cost. */
@@ -77,6 +81,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
   z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
   z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
+  /** Reasoning ("thinking") as it streams: never part of the answer; the chat shows it collapsed. */
+  z.object({ type: z.literal('reasoning.delta'), sessionId, text: z.string() }),
   /**
    * `title` heads the tool card (the tool's describeCall on the parsed arguments, else the tool's
    * name); `summary` is the card's line while the call runs (an argument preview when the title is

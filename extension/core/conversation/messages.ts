@@ -1,4 +1,5 @@
 /** The stored transcript's message shapes. state.db keeps these verbatim; only the outgoing request is pruned. */
+import type { Reasoning } from '../model/types';
 
 export interface ImageRef {
   type: 'image';
@@ -23,6 +24,8 @@ export interface ToolCall {
    * gone since (an MCP server removed). Never sent to the model; absent in calls stored before it was.
    */
   title?: string;
+  /** Provider fields of the call sent back with it verbatim (Gemini's extra_content with its thought signature). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -67,7 +70,8 @@ export type Message =
    * rewind (RewindRecord), never sent itself.
    */
   | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord; rewind?: RewindRecord }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  /** `reasoning`: what the model thought before answering (shown collapsed, sent back only where its provider requires). */
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: Reasoning }
   /**
    * `loadedTools`: the deferred tools this call loaded (tool_search, or a deferred tool called
    * directly, which loads itself), in load order; absent when it loaded none, and in results

@@ -39,15 +39,39 @@ function userContent(content: string | ContentPart[], resolve?: ImageResolver): 
  */
 export function toWireMessages(system: string, messages: readonly Message[], resolve?: ImageResolver): WireMessage[] {
   const out: WireMessage[] = [{ role: 'system', content: system }];
-  for (const m of pairToolResults(messages)) {
+  const paired = pairToolResults(messages);
+  const toolTurn = toolTurns(paired);
+  paired.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: userContent(m.content, resolve) });
     else if (m.role === 'assistant') {
       const msg: WireMessage = { role: 'assistant', content: m.content || null };
       if (m.toolCalls?.length) {
-        msg.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+        msg.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments }, ...(c.extra ? { extra: c.extra } : {}) }));
       }
+      if (m.reasoning) msg.reasoning = { ...m.reasoning, toolTurn: toolTurn[i] ?? false };
       out.push(msg);
     } else out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
-  }
+  });
+  return out;
+}
+
+/**
+ * For each message, whether its turn (the messages from one of the user's own messages to the
+ * next; messages the loop added, such as tool images, belong to the turn they are in) called tools.
+ */
+function toolTurns(messages: readonly Message[]): boolean[] {
+  const out = new Array<boolean>(messages.length).fill(false);
+  let start = 0;
+  const close = (end: number) => {
+    const called = messages.slice(start, end).some((m) => m.role === 'assistant' && !!m.toolCalls?.length);
+    for (let i = start; i < end; i++) out[i] = called;
+  };
+  messages.forEach((m, i) => {
+    if (m.role === 'user' && !m.attachedBy && i > start) {
+      close(i);
+      start = i;
+    }
+  });
+  close(messages.length);
   return out;
 }

@@ -24,7 +24,9 @@ export type ToolErrorCode =
   | 'no_match'
   | 'multiple_matches'
   /** A capability the tool needs is absent here (ask_user in a child session or a non-interactive CLI). */
-  | 'unavailable';
+  | 'unavailable'
+  /** The call was never run: the model's answer was cut (output limit, content filter) before it was known to be complete. */
+  | 'not_run';
 
 export interface ToolError {
   code: ToolErrorCode;

@@ -174,6 +174,7 @@ describe('protocol: message schemas', () => {
       'turn.start': (e, log) => (log.push(`start ${e.prompt}`), 'a'),
       'round.start': () => 'b',
       'text.delta': (e, log) => (log.push(`text ${e.text}`), 'c'),
+      'reasoning.delta': () => 'n',
       'tool.call': () => 'd',
       'tool.output': () => 'e',
       'tool.result': () => 'f',

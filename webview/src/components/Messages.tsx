@@ -27,8 +27,25 @@ export const UserMessage = memo(function UserMessage({ item, action }: { item: U
 export const AssistantMessage = memo(function AssistantMessage({ item }: { item: AssistantItem }) {
   return (
     <div className="message assistant" data-kind="assistant" data-streaming={item.streaming ? 'true' : 'false'} aria-busy={item.streaming}>
-      <Markdown text={item.text} streaming={item.streaming} />
+      {item.reasoning ? <Reasoning text={item.reasoning} thinking={item.streaming && !item.text} /> : null}
+      {item.text || !item.reasoning ? <Markdown text={item.text} streaming={item.streaming} /> : null}
     </div>
+  );
+});
+
+/**
+ * The model's reasoning, collapsed under one line ("Thinking…" while it streams, "Thought" after),
+ * as plain text: it is the model's scratch work, not an answer to render.
+ */
+const Reasoning = memo(function Reasoning({ text, thinking }: { text: string; thinking: boolean }) {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return (
+    <details className="reasoning" data-kind="reasoning">
+      <summary>
+        <Icon name="lightbulb" /> {thinking ? 'Thinking…' : 'Thought'} <span className="reasoning-size">({words} {words === 1 ? 'word' : 'words'})</span>
+      </summary>
+      <div className="reasoning-text">{text}</div>
+    </details>
   );
 });
 

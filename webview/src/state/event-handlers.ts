@@ -1,6 +1,7 @@
 import type { AgentEventMessage, HandlerTable, TurnEndReason } from '../../../extension/protocol';
 import type { HandlerContext } from './context';
 import {
+  appendAssistantReasoning,
   appendAssistantText,
   appendItem,
   capTail,
@@ -33,6 +34,8 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
   'round.start': (_e, { s }) => (s.retry ? { ...s, retry: null } : s),
 
   'text.delta': (e, { s }) => appendAssistantText(s.retry ? { ...s, retry: null } : s, e.text),
+
+  'reasoning.delta': (e, { s }) => appendAssistantReasoning(s.retry ? { ...s, retry: null } : s, e.text),
 
   'tool.call': (e, { s, at }) => {
     const closed = closeAssistantText(s);

@@ -43,6 +43,15 @@ export function appendAssistantText(state: ChatState, text: string): ChatState {
   return appendItem(state, { kind: 'assistant', text, streaming: true });
 }
 
+/** Appends streamed reasoning to the assistant message being written, or starts a new one (its answer still to come). */
+export function appendAssistantReasoning(state: ChatState, reasoning: string): ChatState {
+  const last = state.items[state.items.length - 1];
+  if (last && last.kind === 'assistant' && last.streaming) {
+    return replaceItemAt(state, state.items.length - 1, { ...last, reasoning: (last.reasoning ?? '') + reasoning });
+  }
+  return appendItem(state, { kind: 'assistant', text: '', reasoning, streaming: true });
+}
+
 /** Ends the streaming assistant message, if any (a tool call or the turn's end closes it). */
 export function closeAssistantText(state: ChatState): ChatState {
   const last = state.items[state.items.length - 1];
@@ -87,7 +96,7 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
   const id = () => `i${next++}`;
   const items = entries.map((e): TranscriptItem => {
     if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}), ...(e.turn ? { turn: e.turn } : {}) };
-    if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, streaming: false };
+    if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, ...(e.reasoning ? { reasoning: e.reasoning } : {}), streaming: false };
     if (e.role === 'tools.loaded') return { kind: 'tools.loaded', id: id(), tools: e.tools };
     if (e.role === 'compaction') {
       const { role: _role, ...divider } = e;

@@ -17,6 +17,8 @@ export interface AssistantItem {
   kind: 'assistant';
   id: string;
   text: string;
+  /** What the model thought before answering (`reasoning.delta`s), shown collapsed. */
+  reasoning?: string;
   /** Still receiving `text.delta`s. */
   streaming: boolean;
 }
