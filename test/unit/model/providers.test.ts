@@ -12,13 +12,13 @@ describe('model providers: a table from provider name to client, model list and 
   beforeEach(async () => (server = await startScriptedServer({ models: ['zeta-model', 'alpha-model'] })));
   afterEach(() => server.close());
 
-  it('the core table has the OpenAI-compatible provider and no vscode-lm; an unknown name is an error naming the known ones', () => {
+  it('the core table has the OpenAI-compatible and Anthropic providers and no vscode-lm; an unknown name is an error naming the known ones', () => {
     const table = coreProviders();
-    assert.deepEqual(table.names(), ['openai-compatible']);
+    assert.deepEqual(table.names(), ['anthropic', 'openai-compatible']);
     assert.equal(table.has('vscode-lm'), false);
     assert.throws(
       () => table.get('vscode-lm'),
-      (e: Error) => e instanceof UnknownProviderError && e.message === 'model.provider "vscode-lm" is not available here; the known providers are: openai-compatible',
+      (e: Error) => e instanceof UnknownProviderError && e.message === 'model.provider "vscode-lm" is not available here; the known providers are: anthropic, openai-compatible',
     );
   });
 
@@ -27,7 +27,7 @@ describe('model providers: a table from provider name to client, model list and 
     const row: ModelProvider = { usesApiKey: false, createClient: () => assert.fail('not called'), listModels: async () => ['m'], setup: () => ({ needsKey: false }) };
     const registration = table.register('vscode-lm', row);
     assert.equal(table.get('vscode-lm'), row);
-    assert.deepEqual(table.names(), ['openai-compatible', 'vscode-lm']);
+    assert.deepEqual(table.names(), ['anthropic', 'openai-compatible', 'vscode-lm']);
     assert.throws(() => table.register('vscode-lm', row), /registered already/);
     registration.dispose();
     assert.throws(() => table.get('vscode-lm'), UnknownProviderError);
@@ -59,7 +59,7 @@ describe('model providers: a table from provider name to client, model list and 
   it('the CLI has no vscode-lm: it says so, naming the providers it has, and uses the OpenAI-compatible endpoint', async () => {
     const log = recordingLogger();
     const client = cliModelClient(settingsWith({ 'model.provider': 'vscode-lm', 'model.baseUrl': server.baseUrl, 'model.name': 'alpha-model', 'model.maxRetries': 0 }), 'sk-cli', log);
-    assert.ok(log.lines.some((l) => l.startsWith('warn: model.provider "vscode-lm" is not available here; the known providers are: openai-compatible; the CLI uses the OpenAI-compatible endpoint')), log.lines.join('\n'));
+    assert.ok(log.lines.some((l) => l.startsWith('warn: model.provider "vscode-lm" is not available here; the known providers are: anthropic, openai-compatible; the CLI uses the OpenAI-compatible endpoint')), log.lines.join('\n'));
     server.enqueue({ text: 'from the endpoint' });
     const r = await client.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, {}, new AbortController().signal);
     assert.equal(r.text, 'from the endpoint');

@@ -1,3 +1,4 @@
+import { anthropicProvider } from './anthropic';
 import { openAICompatible } from './openai-compatible';
 import { ProviderTable } from './table';
 
@@ -10,5 +11,6 @@ export { ProviderTable, UnknownProviderError, type ModelProvider, type ProviderS
 export function coreProviders(): ProviderTable {
   return new ProviderTable({
     'openai-compatible': openAICompatible,
+    anthropic: anthropicProvider,
   });
 }
