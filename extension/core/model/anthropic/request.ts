@@ -160,12 +160,14 @@ export function messagesParams(req: ModelRequest, opts: AnthropicRequestOptions)
   const { system, messages } = anthropicMessages(req.messages);
   const bp = opts.cacheBreakpoints;
   const systemBlocks: TextBlockParam[] = system ? [{ type: 'text', text: system, ...(bp ? { cache_control: EPHEMERAL } : {}) }] : [];
+  // Keys in the order Anthropic builds its cache prefix (tools, system, messages), so the request's
+  // own bytes share one prefix with the previous round's up to the messages.
   return {
     model: opts.model,
     ...outputParams(opts),
+    ...(req.tools.length ? { tools: anthropicTools(req.tools, bp) } : {}),
     ...(systemBlocks.length ? { system: systemBlocks } : {}),
     messages: bp ? withLastBreakpoint(messages) : messages,
-    ...(req.tools.length ? { tools: anthropicTools(req.tools, bp) } : {}),
     stream: true,
   };
 }
