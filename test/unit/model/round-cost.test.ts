@@ -20,6 +20,17 @@ describe('cost estimate for the context meter', () => {
     assert.equal((c.everything - c.total).toFixed(4), (0.4 * 3 * (0.75 * 0.1 + 0.25 * 1.25)).toFixed(4));
   });
 
+  it('when the provider says how much it wrote into its cache (Anthropic), only those tokens pay the write premium; the other uncached ones pay 1x', () => {
+    // Anthropic usage: 6 plain input, 3,337 written into the cache, 6,289 read from it.
+    const u = { promptTokens: 6 + 3337 + 6289, cachedTokens: 6289, cacheWriteTokens: 3337, completionTokens: 198 };
+    const c = roundCost(u, { input: 3, output: 15 }, { discount: 0.1, writePremium: 1.25 }, 0);
+    assert.equal(c.cached.toFixed(8), ((6289 * 3 * 0.1) / 1e6).toFixed(8));
+    assert.equal(c.uncached.toFixed(8), ((3337 * 3 * 1.25 + 6 * 3) / 1e6).toFixed(8));
+    // Nothing written (a full cache hit plus a short new message): the uncached tail at the plain price.
+    const hit = roundCost({ promptTokens: 10_000, cachedTokens: 9_000, cacheWriteTokens: 0 }, { input: 3, output: 15 }, { discount: 0.1, writePremium: 1.25 }, 0);
+    assert.equal(hit.uncached.toFixed(8), ((1_000 * 3) / 1e6).toFixed(8));
+  });
+
   it('keeps a running total per session, and gives nothing for estimated usage or unknown prices', () => {
     const costs = new SessionCosts();
     const s = { ...defaultSettings(), 'model.name': 'gpt-4.1-mini' };
