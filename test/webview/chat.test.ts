@@ -84,6 +84,27 @@ describe('webview: composing and streaming in Chromium with a fake host', functi
     await chat.sendButton.waitFor();
   });
 
+  it('shows reasoning.delta collapsed above the answer ("Thinking…", then "Thought"), as plain text, never inside the answer', async () => {
+    const chat = await env.open();
+    await chat.init();
+    await chat.events({ type: 'turn.start', turn: 1, prompt: 'why?' }, { type: 'round.start', round: 1 }, { type: 'reasoning.delta', text: 'The user asks **why**. ' }, { type: 'reasoning.delta', text: 'Check <b>first</b>.' });
+    const thought = chat.items('assistant').locator('[data-kind="reasoning"]');
+    await thought.waitFor();
+    assert.match(await thought.locator('summary').innerText(), /Thinking…/);
+    assert.equal(await thought.evaluate((el) => (el as any).open), false, 'collapsed');
+    assert.ok(!(await thought.locator('.reasoning-text').isVisible()), 'its text shows only when opened');
+    await chat.events({ type: 'text.delta', text: 'Because **it is**.' }, { type: 'turn.end', reason: 'done', rounds: 1 });
+    await chat.page.locator('[data-kind="assistant"][data-streaming="false"]').waitFor();
+    assert.match(await thought.locator('summary').innerText(), /Thought \(7 words\)/);
+    const reply = chat.items('assistant');
+    assert.equal(await reply.locator('.markdown strong, strong').last().innerText(), 'it is', 'the answer is Markdown');
+    await thought.locator('summary').click();
+    assert.equal(await thought.locator('.reasoning-text').innerText(), 'The user asks **why**. Check <b>first</b>.', 'reasoning is plain text (no Markdown, no HTML)');
+    assert.equal(await thought.locator('b, strong').count(), 0);
+    assert.equal(await chat.items('assistant').count(), 1, 'reasoning and answer are one message');
+    assert.deepEqual(chat.pageErrors, []);
+  });
+
   it('follows the stream at the bottom, and stays put once the reader scrolls up', async () => {
     const chat = await env.open();
     await chat.page.setViewportSize({ width: 360, height: 400 });

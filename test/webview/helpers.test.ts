@@ -36,6 +36,12 @@ describe('webview helpers', () => {
     assert.match(meterDetails(counted), /^Round 2: 3,400 input tokens, 0 from the cache \(0%\), counted with the model's tokenizer/);
   });
 
+  it('names reasoning tokens and the parts an endpoint refused in the meter details', () => {
+    const m = { round: 3, promptTokens: 1000, cachedTokens: 0, completionTokens: 900, reasoningTokens: 700, dropped: ['prompt_cache_key'] };
+    assert.match(meterDetails(m), /900 output tokens \(700 of them reasoning\)/);
+    assert.match(meterDetails(m), /the endpoint refused prompt_cache_key: requests there go without it$/);
+  });
+
   it('tells pruned, stub and refused results apart', () => {
     const tool = (over: Partial<ToolItem>): ToolItem => ({ kind: 'tool', id: 'i', callId: 'c', tool: 'read_file', args: '', status: 'ok', output: '', ...over });
     const stub = '[earlier shell output pruned — 900 chars; re-run the tool if you need it again]';

@@ -156,7 +156,7 @@ export class Agent implements Disposable {
     this.runtime.guard = this.guard;
     this.sink = opts.store && { ...referencingSink(opts.store, this.attachments, opts.logger), recordToolCall: opts.store.recordToolCall?.bind(opts.store) };
     this.compactor = new Compactor({ settings: opts.settings, client: opts.client, logger: opts.logger, sink: this.sink, imageResolver: this.prompt.imageResolver });
-    const meter = new RoundMeter({ settings: opts.settings, prompt: this.prompt, runtime: this.runtime, compactor: this.compactor });
+    const meter = new RoundMeter({ settings: opts.settings, prompt: this.prompt, runtime: this.runtime, compactor: this.compactor, client: opts.client });
     this.loop = new AgentLoop({
       compactor: this.compactor,
       client: opts.client,

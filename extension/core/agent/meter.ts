@@ -4,7 +4,7 @@ import type { Compactor } from '../context/compaction/compactor';
 import type { SessionPromptBuilder } from '../context/prompt-builder';
 import { modelCapabilities } from '../model/capabilities';
 import { SessionCosts } from '../model/session-costs';
-import type { Usage } from '../model/types';
+import type { ModelClient, Usage } from '../model/types';
 import type { Settings } from '../settings/schema';
 import type { SessionToolRuntime } from '../tools/runtime';
 
@@ -13,6 +13,13 @@ export interface MeterSources {
   prompt: Pick<SessionPromptBuilder, 'lastPruneStats'>;
   runtime: Pick<SessionToolRuntime, 'deferredSavings'>;
   compactor: Pick<Compactor, 'limit'>;
+  /** The client the round went through: what its endpoint refused (optional request parts it now goes without). */
+  client?: () => Pick<ModelClient, 'dropped'>;
+}
+
+function dropped(client: Pick<ModelClient, 'dropped'> | undefined): { dropped?: string[] } {
+  const list = client?.dropped?.() ?? [];
+  return list.length ? { dropped: list } : {};
 }
 
 /**
@@ -39,6 +46,8 @@ export class RoundMeter {
       promptTokens: usage.promptTokens,
       cachedTokens: usage.cachedTokens,
       completionTokens: usage.completionTokens,
+      ...(usage.reasoningTokens ? { reasoningTokens: usage.reasoningTokens } : {}),
+      ...dropped(this.sources.client?.()),
       contextWindow: modelCapabilities(s['model.name'], s).contextWindow,
       // agent.compactAt null: never compacts (an infinite limit), so no threshold to show.
       ...(Number.isFinite(compactAt) ? { compactAtTokens: compactAt } : {}),

@@ -26,6 +26,7 @@ const everyEvent: AgentEvent[] = [
   { type: 'error', sessionId: 's', message: 'boom', kind: 'server' },
   { type: 'compaction', sessionId: 's', trigger: 'manual', tokensBefore: 96_000, tokensAfter: 11_000, rounds: 40, summary: '## Task\nfix it', model: 'm', focus: 'keep the API design', usage: { promptTokens: 96_000, completionTokens: 900, cachedTokens: 90_000 } },
   { type: 'turn.end', sessionId: 's', reason: 'done', rounds: 2 },
+  { type: 'reasoning.delta', sessionId: 's', text: 'Let me think.' },
 ];
 
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

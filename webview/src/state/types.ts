@@ -149,6 +149,10 @@ export interface RoundMeter {
   promptTokens: number;
   cachedTokens: number;
   completionTokens?: number;
+  /** Of the output tokens, those spent reasoning (when the provider says). */
+  reasoningTokens?: number;
+  /** Optional request parts the endpoint refused (prompt_cache_key, say): requests there go without them. */
+  dropped?: string[];
   /** Counted with the model's tokenizer (the editor's language models report no usage). */
   estimated?: boolean;
   contextWindow?: number;

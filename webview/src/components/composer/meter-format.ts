@@ -47,7 +47,10 @@ export function meterDetails(m: RoundMeter): string {
     `Round ${m.round}: ${m.promptTokens.toLocaleString('en-US')} input tokens, ${m.cachedTokens.toLocaleString('en-US')} from the cache (${cachedPercent(m)}%)`,
   ];
   if (m.estimated) lines[0] += ', counted with the model\'s tokenizer (the editor reports no usage; caching unknown)';
-  if (m.completionTokens !== undefined) lines.push(`${m.completionTokens.toLocaleString('en-US')} output tokens`);
+  if (m.completionTokens !== undefined) {
+    const thinking = m.reasoningTokens ? ` (${m.reasoningTokens.toLocaleString('en-US')} of them reasoning)` : '';
+    lines.push(`${m.completionTokens.toLocaleString('en-US')} output tokens${thinking}`);
+  }
   if (m.contextWindow) {
     let fill = `${windowPercent(m.promptTokens, m.contextWindow)}% of the ${formatTokens(m.contextWindow)} context window`;
     if (m.compactAtTokens) fill += ` (a request over ~${formatTokens(m.compactAtTokens)} tokens, ${windowPercent(m.compactAtTokens, m.contextWindow)}%, compacts the conversation first)`;
@@ -69,5 +72,6 @@ export function meterDetails(m: RoundMeter): string {
         `${formatUsd(c.session)} this session; sending everything at the same prices, caching included, would have cost ${formatUsd(c.sessionEverything)} (saved ${formatUsd(Math.max(0, saved))})`,
     );
   }
+  if (m.dropped?.length) lines.push(`the endpoint refused ${m.dropped.join(', ')}: requests there go without ${m.dropped.length === 1 ? 'it' : 'them'}`);
   return lines.join('; ');
 }
