@@ -89,24 +89,24 @@ function credentialsFileShown(): string {
 }
 
 /** Where the CLI takes a key from, in one clause: the flags, the environment variable, the credentials file. */
-export function keySourcesHint(): string {
-  return `give one with --api-key-file FILE or --api-key - (stdin), set OPENAI_API_KEY, or put {"apiKey": "..."} in ${credentialsFileShown()}`;
+export function keySourcesHint(envVar = 'OPENAI_API_KEY'): string {
+  return `give one with --api-key-file FILE or --api-key - (stdin), set ${envVar}, or put {"apiKey": "..."} in ${credentialsFileShown()}`;
 }
 
-/** The endpoint every user gets by default: it always needs a key. */
-const DEFAULT_ENDPOINT_ORIGIN = 'https://api.openai.com';
+/** The endpoint every user gets by default, and Anthropic's (model.provider "anthropic"): they always need a key. */
+const KEYED_ORIGINS = new Set(['https://api.openai.com', 'https://api.anthropic.com']);
 
 /**
  * Why a run cannot start: no API key from any source, for OpenAI's own endpoint (which always needs
  * one). Null otherwise: a local or other endpoint may need no key, so it is tried (a 401 then says the same).
  */
-export function missingKeyProblem(baseUrl: string, userKey: string): string | null {
-  if (!noKeySent(userKey) || originOf(baseUrl) !== DEFAULT_ENDPOINT_ORIGIN) return null;
-  return `no API key is set for ${baseUrl.replace(/\/+$/, '')}: ${keySourcesHint()} (a local server that needs no key: --base-url URL); nothing was sent`;
+export function missingKeyProblem(baseUrl: string, userKey: string, envVar?: string): string | null {
+  if (!noKeySent(userKey) || !KEYED_ORIGINS.has(originOf(baseUrl))) return null;
+  return `no API key is set for ${baseUrl.replace(/\/+$/, '')}: ${keySourcesHint(envVar)} (a local server that needs no key: --base-url URL); nothing was sent`;
 }
 
 /** The client, with every HTTP 401 saying where the CLI takes a key from. */
-export function withKeyHint(client: ModelClient): ModelClient {
+export function withKeyHint(client: ModelClient, envVar?: string): ModelClient {
   return {
     endpoint: client.endpoint,
     model: client.model,
@@ -114,7 +114,7 @@ export function withKeyHint(client: ModelClient): ModelClient {
       try {
         return await client.complete(req, handlers, signal);
       } catch (e) {
-        if (e instanceof ModelError && e.status === 401) throw new ModelError(e.kind, `${e.message.replace(/[.\s]+$/, '')}; ${keySourcesHint()}`, e.status);
+        if (e instanceof ModelError && e.status === 401) throw new ModelError(e.kind, `${e.message.replace(/[.\s]+$/, '')}; ${keySourcesHint(envVar)}`, e.status);
         throw e;
       }
     },

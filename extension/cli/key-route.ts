@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Logger } from '../core/log';
 import { ConfirmedOrigins, keyRoute } from '../core/model/key-origin';
+import { keyTarget } from '../core/model/providers/anthropic';
 import type { LoadedSettings } from '../core/settings/load';
 import { snowpeaHome } from '../core/settings/files';
 import { terminalConfirm } from './terminal';
@@ -12,15 +13,17 @@ import { terminalConfirm } from './terminal';
  */
 export async function keyForEndpoint(loaded: LoadedSettings, apiKey: string, log: Logger): Promise<string> {
   if (!apiKey || apiKey === 'none') return apiKey;
-  const baseUrl = loaded.settings['model.baseUrl'];
+  // The endpoint the provider sends requests to (the anthropic provider's own, else model.baseUrl), and who chose it.
+  const target = keyTarget(loaded);
+  const baseUrl = target.baseUrl;
   const confirmed = new ConfirmedOrigins(path.join(snowpeaHome(), 'key-origins.json'));
-  const route = keyRoute(baseUrl, loaded.scope['model.baseUrl'], confirmed.read());
+  const route = keyRoute(baseUrl, target.scope, confirmed.read());
   if (route.send) return apiKey;
-  const question = `${loaded.origin['model.baseUrl']} points Snowpea at ${baseUrl}. Send your API key to ${route.origin}?`;
+  const question = `${target.origin} points Snowpea at ${baseUrl}. Send your API key to ${route.origin}?`;
   if (await terminalConfirm(question)) {
     confirmed.add(route.origin);
     return apiKey;
   }
-  log.warn(`your API key is not sent to ${route.origin}: model.baseUrl comes from ${loaded.origin['model.baseUrl']}, a workspace file; pass --base-url or set it in ~/.snowpea/settings.json to use that endpoint with your key`);
+  log.warn(`your API key is not sent to ${route.origin}: the endpoint comes from ${target.origin}, a workspace file; pass --base-url or set it in ~/.snowpea/settings.json to use that endpoint with your key`);
   return 'none';
 }

@@ -4,6 +4,7 @@ import { Agent } from '../core/agent/agent';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import { coreProviders, UnknownProviderError, type ModelProvider } from '../core/model/providers';
+import { keyEnvVar, keyTarget } from '../core/model/providers/anthropic';
 import type { ModelClient } from '../core/model/types';
 import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
 import { formatIssue, mergeSettings, type LoadedSettings, type SettingsSource } from '../core/settings/load';
@@ -99,10 +100,10 @@ export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegist
   return manager;
 }
 
-/** API key: --api-key, OPENAI_API_KEY, or ~/.snowpea/credentials.json ({"apiKey": "..."}, mode 0600). */
-export function cliApiKey(flags: CommonFlags, log: Logger): string {
+/** API key: --api-key, OPENAI_API_KEY (ANTHROPIC_API_KEY for model.provider "anthropic"), or ~/.snowpea/credentials.json ({"apiKey": "..."}, mode 0600). */
+export function cliApiKey(flags: CommonFlags, log: Logger, envVar: 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' = 'OPENAI_API_KEY'): string {
   if (flags['api-key']) return flags['api-key'];
-  if (process.env.OPENAI_API_KEY) return process.env.OPENAI_API_KEY;
+  if (process.env[envVar]) return process.env[envVar];
   const file = path.join(snowpeaHome(), 'credentials.json');
   try {
     const st = fs.statSync(file);
@@ -183,16 +184,16 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   if (badEndpoint) throw new FlagError(`model.baseUrl from ${loaded.origin['model.baseUrl']} is not usable: ${badEndpoint} (got ${JSON.stringify(settings['model.baseUrl'])}); nothing was sent`);
   const broad = broadRootWarning(cwd);
   if (broad) log.warn(broad);
-  const userKey = cliApiKey(flags, log);
-  // `run` against OpenAI's endpoint without any key: say so at once (nothing opened, nothing sent).
-  const noKey = opts.needsKey ? missingKeyProblem(settings['model.baseUrl'], userKey) : null;
+  const userKey = cliApiKey(flags, log, keyEnvVar(settings));
+  // `run` against OpenAI's or Anthropic's endpoint without any key: say so at once (nothing opened, nothing sent).
+  const noKey = opts.needsKey ? missingKeyProblem(keyTarget(loaded).baseUrl, userKey, keyEnvVar(settings)) : null;
   if (noKey) throw new FlagError(noKey);
   // Tool processes, MCP servers and the browser get an environment without it (core/os/child-env.ts).
   registerSecretValue(userKey);
   const apiKey = await keyForEndpoint(loaded, userKey, log);
   const caps = modelCapabilities(settings['model.name'], settings);
   if (!caps.known) log.info(`model ${settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window${caps.supportsImages ? '' : ' and no vision'}`);
-  const client = withKeyHint(cliModelClient(settings, apiKey, log));
+  const client = withKeyHint(cliModelClient(settings, apiKey, log), keyEnvVar(settings));
 
   const store = opts.withStore === false ? undefined : await openCliStore(flags, log);
   const checkpoints = store && new CliCheckpoints((root) => cliCheckpointStore(root, flags, () => settings, log), (sid) => store.getSession(sid)?.workspaceRoot ?? cwd);

@@ -225,7 +225,7 @@ export class AgentHost implements vscode.Disposable {
 
   private client(): ModelClient {
     const s = this.settings;
-    const key = JSON.stringify([s['model.provider'], s['model.baseUrl'], s['model.name'], this.apiKey, s['model.requestTimeoutS'], s['model.maxRetries']]);
+    const key = JSON.stringify([s['model.provider'], s['model.baseUrl'], s['model.name'], this.apiKey, s['model.requestTimeoutS'], s['model.maxRetries'], s['model.thinkingBudgetTokens']]);
     if (this.clientCache?.key !== key) this.clientCache = { key, client: this.provider().createClient(s, this.apiKey, this.log) };
     return this.clientCache.client;
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { keyRoute, originOf } from '../core/model/key-origin';
+import { keyEnvVar, keyTarget } from '../core/model/providers/anthropic';
 import { registerSecretValue } from '../core/os/child-env';
 import type { LoadedSettings } from '../core/settings/load';
 
@@ -32,18 +33,20 @@ export async function resolveApiKey(context: vscode.ExtensionContext, loaded: Lo
 }
 
 async function keyFor(context: vscode.ExtensionContext, loaded: LoadedSettings, ask: boolean): Promise<string | undefined> {
-  const baseUrl = loaded.settings['model.baseUrl'];
+  // The endpoint the provider sends requests to (the anthropic provider's own, else model.baseUrl), and who chose it.
+  const target = keyTarget(loaded);
+  const baseUrl = target.baseUrl;
   const bound = await context.secrets.get(apiKeySecretFor(baseUrl));
   if (bound) return bound;
-  const unbound = (await context.secrets.get(API_KEY_SECRET)) ?? process.env.OPENAI_API_KEY;
+  const unbound = (await context.secrets.get(API_KEY_SECRET)) ?? process.env[keyEnvVar(loaded.settings)];
   if (!unbound) return undefined;
   const confirmed = new Set(context.globalState.get<string[]>(CONFIRMED_ORIGINS, []));
-  const route = keyRoute(baseUrl, loaded.scope['model.baseUrl'], confirmed);
+  const route = keyRoute(baseUrl, target.scope, confirmed);
   if (route.send) return unbound;
   if (!ask || declined.has(route.origin)) return undefined;
   const send = 'Send My Key';
   const answer = await vscode.window.showWarningMessage(
-    `Snowpea: this workspace's settings (${loaded.origin['model.baseUrl']}) send model requests to ${route.origin}. Send your API key there?`,
+    `Snowpea: this workspace's settings (${target.origin}) send model requests to ${route.origin}. Send your API key there?`,
     { modal: true, detail: 'Your key was entered for another endpoint. Choose Send My Key only if you trust this server; otherwise requests go without a key. You can also run Snowpea: Set API Key for this endpoint.' },
     send,
   );

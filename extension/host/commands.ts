@@ -6,6 +6,7 @@ import { compactConversation } from './compact-command';
 import { showMcpServers } from './mcp-host';
 import { originOf } from '../core/model/key-origin';
 import { apiKeySecretFor } from './api-key';
+import { requestBaseUrl } from '../core/model/providers/anthropic';
 import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
 import { deleteSession, exportSession, resumeSession, selectModel } from './session-commands';
 import { toolCommandTable } from './tool-commands';
@@ -54,7 +55,8 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.changes.keepAll': () => d.host.edits.changes.keep(),
     'snowpea.changes.undoAll': () => d.host.edits.changes.undo(),
     'snowpea.setApiKey': async () => {
-      const baseUrl = d.host.currentSettings()['model.baseUrl'];
+      // Bound to where requests go: the anthropic provider's endpoint, else model.baseUrl.
+      const baseUrl = requestBaseUrl(d.host.currentSettings());
       const secret = apiKeySecretFor(baseUrl);
       const key = await vscode.window.showInputBox({ prompt: `API key for ${originOf(baseUrl)} (kept in VS Code SecretStorage and sent only there)`, password: true, ignoreFocusOut: true });
       if (key === undefined) return;

@@ -45,3 +45,28 @@ export const anthropicProvider: ModelProvider = {
   },
   setup: (_settings, apiKey) => ({ needsKey: noKeySent(apiKey ?? '') }),
 };
+
+/**
+ * Where the user's API key goes for these settings, and who chose that: the anthropic provider's
+ * endpoint (chosen by whoever set model.provider when it is Anthropic's own API), else model.baseUrl.
+ * The hosts bind keys to this origin and ask before sending one where a workspace pointed it.
+ */
+export function keyTarget(loaded: { settings: Pick<Settings, 'model.provider' | 'model.baseUrl'>; scope: Record<'model.provider' | 'model.baseUrl', 'default' | 'user' | 'workspace'>; origin: Record<'model.provider' | 'model.baseUrl', string> }): { baseUrl: string; scope: 'default' | 'user' | 'workspace'; origin: string } {
+  const s = loaded.settings;
+  if (s['model.provider'] === 'anthropic') {
+    const baseUrl = anthropicBaseUrl(s);
+    const by = baseUrl === ANTHROPIC_BASE_URL ? 'model.provider' : 'model.baseUrl';
+    return { baseUrl, scope: loaded.scope[by], origin: loaded.origin[by] };
+  }
+  return { baseUrl: s['model.baseUrl'], scope: loaded.scope['model.baseUrl'], origin: loaded.origin['model.baseUrl'] };
+}
+
+/** The base URL requests (and the key) go to for these settings: the anthropic provider's endpoint, else model.baseUrl. */
+export function requestBaseUrl(s: Pick<Settings, 'model.provider' | 'model.baseUrl'>): string {
+  return s['model.provider'] === 'anthropic' ? anthropicBaseUrl(s) : s['model.baseUrl'];
+}
+
+/** The environment variable a host may take the key from for these settings (ANTHROPIC_API_KEY for the anthropic provider). */
+export function keyEnvVar(settings: Pick<Settings, 'model.provider'>): 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' {
+  return settings['model.provider'] === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+}
