@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { recordedCase } from '../../fixtures/provider-cases';
+import { createAnthropicClient } from '../../../extension/core/model/anthropic/client';
+import { startReplayServer } from '../model/anthropic/replay-server';
 
 /** Whole turns on what real providers sent (test/fixtures/providers): what is stored, shown and sent back. */
 describe('agent turns on recorded provider responses', () => {
@@ -122,5 +124,59 @@ describe('agent turns on recorded provider responses', () => {
     await h.agent.runTurn(h.agent.newSession(), 'list', signal());
     const call = assistants(h.bodies()[1])[0].tool_calls[0];
     assert.deepEqual(call, { id: 'g1', type: 'function', function: { name: 'list_dir', arguments: '{}' }, extra_content: extra });
+  });
+
+  /** Every recorded case whose answer is a tool call, as a whole turn: the call runs, the answer follows, the call goes back as it came. */
+  const toolCases: Array<[string, string]> = [
+    ['deepseek', 'tool-call-cache-hit-stream'],
+    ['fireworks', 'stream-options-refused-then-answer'],
+    ['gemini', 'tool-call-empty-id-thought-signature'],
+    ['groq', 'tool-call-stream'],
+    ['mistral', 'tool-call-stream'],
+    ['ollama', 'reasoning-tool-call-json'],
+    ['openai', 'parallel-tool-calls-stream'],
+    ['xai', 'reasoning-tool-call-cached-stream'],
+  ];
+  for (const [provider, name] of toolCases) {
+    it(`${provider} (${name}): a tool-using turn completes on the recorded reply`, async () => {
+      const rec = recordedCase(provider, name);
+      h = await createHarness({ settings: { 'model.name': rec.model } });
+      h.server.enqueue(...rec.steps, { text: 'All done.' });
+      const s = h.agent.newSession();
+      const r = await h.agent.runTurn(s, 'use the tool', signal());
+      assert.equal(r.reason, 'done', r.error);
+      assert.equal(r.text, 'All done.');
+      const results = h.events.filter((e) => e.type === 'tool.result') as any[];
+      assert.equal(results.length, rec.expect.toolCalls.length);
+      const last = h.bodies().at(-1);
+      const sent = assistants(last)[0];
+      assert.deepEqual(sent.tool_calls.map((c: any) => [c.function.name, c.function.arguments]), rec.expect.toolCalls.map((c: any) => [c.name, c.arguments]));
+      const answered = last.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.tool_call_id);
+      assert.deepEqual(answered, sent.tool_calls.map((c: any) => c.id), 'each call has its result, by id');
+      assert.ok(sent.tool_calls.every((c: any) => typeof c.id === 'string' && c.id.length > 0), 'every call has an id (Gemini sends empty ones)');
+    });
+  }
+
+  it('Anthropic (native Messages API): a tool-using turn on recorded streams: the call runs, its tool_result goes back with the tool_use id, the breakpoints stay on tools, system and the last message', async () => {
+    const replay = await startReplayServer();
+    try {
+      const client = createAnthropicClient({ baseUrl: replay.baseUrl, apiKey: 'sk-ant-test', model: 'claude-haiku-4-5-20251001', requestTimeoutS: 10, maxRetries: 0, retryBaseDelayMs: 1 });
+      h = await createHarness({ client, settings: { 'model.name': 'claude-haiku-4-5-20251001', 'model.provider': 'anthropic' } });
+      replay.enqueue({ recording: 'tool-use-no-args' }, { recording: 'text-haiku' });
+      const r = await h.agent.runTurn(h.agent.newSession(), 'what time is it?', signal());
+      assert.equal(r.reason, 'done', r.error);
+      assert.equal(replay.requests.length, 2);
+      const second = replay.requests[1].body as any;
+      const use = second.messages.find((m: any) => m.role === 'assistant').content.find((b: any) => b.type === 'tool_use');
+      const result = second.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).find((b: any) => b.type === 'tool_result');
+      assert.equal(result.tool_use_id, use.id);
+      const marks = (JSON.stringify(second).match(/"cache_control"/g) ?? []).length;
+      assert.ok(marks >= 2 && marks <= 4, `${marks} breakpoints`);
+      assert.ok(second.tools.at(-1).cache_control, 'the tools block ends with a breakpoint');
+      const usage = h.events.filter((e) => e.type === 'usage') as any[];
+      assert.equal(usage.length, 2);
+    } finally {
+      await replay.close();
+    }
   });
 });

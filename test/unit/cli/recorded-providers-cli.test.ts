@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { recordedCase } from '../../fixtures/provider-cases';
+import { startReplayServer } from '../model/anthropic/replay-server';
 import { cli, cliWorld } from './run-cli';
 
 /** `snowpea run` on what real providers sent (test/fixtures/providers): a whole tool-using turn, reasoning, a cut answer. */
@@ -36,5 +39,25 @@ describe('snowpea run on recorded provider responses', function () {
     assert.equal(run.code, 3, run.stderr);
     assert.ok(run.stdout.startsWith('## **Holiday Name:**'), 'what arrived is shown');
     assert.match(run.stderr, /cut off at the model's output limit/);
+  });
+
+  it('model.provider "anthropic": a tool-using turn on recorded Messages API streams, with ANTHROPIC_API_KEY, and a meter line per round', async () => {
+    const replay = await startReplayServer();
+    try {
+      replay.enqueue({ recording: 'tool-use-no-args' }, { recording: 'text-haiku' });
+      const settings = path.join(world.home, 'anthropic.json');
+      fs.writeFileSync(settings, JSON.stringify({ 'model.provider': 'anthropic', 'model.baseUrl': replay.baseUrl, 'model.name': 'claude-haiku-4-5-20251001' }));
+      const run = await cli(['run', 'what time is it?', '--settings', settings, '--json'], { cwd: world.ws, home: world.home, env: { ANTHROPIC_API_KEY: 'sk-ant-cli', OPENAI_API_KEY: '' } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(replay.requests.length, 2);
+      assert.match(String(replay.requests[0].headers.authorization ?? replay.requests[0].headers['x-api-key']), /sk-ant-cli/);
+      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.filter((l: any) => l.type === 'tool.result').length, 1);
+      assert.equal(lines.at(-1).type, 'turn.end');
+      assert.equal(lines.at(-1).reason, 'done');
+      assert.ok(lines.some((l: any) => l.type === 'meter'), 'a meter line per round');
+    } finally {
+      await replay.close();
+    }
   });
 });
