@@ -21,7 +21,7 @@ describe('e2e: a tool-using turn on recorded DeepSeek thinking responses', funct
     await frame.locator(CHAT.composer).fill('What is the weather in San Francisco?');
     await frame.locator(CHAT.composer).press('Enter');
 
-    await transcript.getByText('Hello there!', { exact: false }).waitFor({ state: 'visible' });
+    await transcript.locator('.markdown').getByText('Hello there!', { exact: false }).waitFor({ state: 'visible' });
     const thoughts = transcript.locator('[data-kind="reasoning"]');
     assert.equal(await thoughts.count(), 2, 'one collapsed reasoning per round');
     assert.match(await thoughts.nth(1).locator('summary').innerText(), /Thought/);
