@@ -84,14 +84,44 @@ export function consentDetails(def: McpServerDef, resolved?: ResolvedServer): st
     const names = [...new Set([...Object.keys(resolved?.env ?? {}), ...Object.keys(def.env ?? {})])].sort();
     lines.push(names.length ? `environment variables it sets (${names.length}${def.envFile ? ', with the envFile\'s' : ''}):` : 'environment variables it sets: none');
     for (const n of names) lines.push(`  ${shown(n)}=${pick(n, def.env?.[n], resolved?.env[n], def)}`);
+    const code = resolved?.workspaceCode;
+    if (code) {
+      const how = code.via === 'npx' ? `${shown(def.command ?? 'npx')} runs this workspace's own copy of the package, not a download: ` : '';
+      const more = code.files > 1 ? ` and ${code.truncated ? 'at least ' : ''}${code.files - 1} more workspace file(s) it loads` : '';
+      lines.push(`runs code from this workspace: ${how}${shown(code.entry)}${more} (an edit to any of them asks again)`);
+    }
   } else {
     lines.push(`${def.transport === 'sse' ? 'SSE' : 'HTTP'} url: ${pick(undefined, def.url, resolved?.url && maskUrl(resolved.url), def)}`);
     const headers = Object.keys(def.headers ?? {}).sort();
-    lines.push(headers.length ? `headers (values not shown): ${headers.map(shown).join(', ')}` : 'headers: none');
+    lines.push(headers.length ? `headers (${headers.length}):` : 'headers: none');
+    // Values as written: a variable shows its name (never its value), a literal shows itself unless its name looks secret.
+    for (const h of headers) lines.push(`  ${shown(h)}: ${headerValue(h, def.headers![h]!)}`);
   }
+  const fromEnv = envFed(def);
+  if (fromEnv.length) lines.push(`takes from your environment: ${fromEnv.map((v) => shown(v)).join(', ')}`);
   if (!resolved) lines.push('(shown as written: its variables could not be resolved now)');
   lines.push('Its tools can act for the agent (each call still asks for approval).');
   return lines.join('\n');
+}
+
+/** A header's value for the consent: as written when it holds a variable, masked when it is a literal under a secret-looking name. */
+function headerValue(name: string, written: string): string {
+  if (/\$\{[^}]*\}/.test(written)) return shown(written);
+  return SECRET_NAME.test(name) ? MASK : shown(written);
+}
+
+/** The `${env:NAME}` (and `.mcp.json` `${NAME}`) variables that feed the url, a header, an argument or the environment. */
+function envFed(def: McpServerDef): string[] {
+  const texts = [def.url, def.command, ...(def.args ?? []), ...Object.values(def.headers ?? {}), ...Object.values(def.env ?? {})].filter((t): t is string => !!t);
+  const names = new Set<string>();
+  for (const t of texts) {
+    for (const m of t.matchAll(/\$\{([^}]*)\}/g)) {
+      const v = m[1];
+      if (v.startsWith('env:')) names.add(`\${${v}}`);
+      else if (def.source.kind === 'mcp-json' && /^[A-Za-z_][A-Za-z0-9_]*(:-.*)?$/s.test(v)) names.add(`\${${v}}`);
+    }
+  }
+  return [...names].sort();
 }
 
 /** A url with its password and secret-looking query values masked. */

@@ -2,11 +2,14 @@
  * The content of the workspace files a stdio server runs, as part of its definition hash: a
  * consent covers the script as it was, so editing `scripts/server.js` (or the envFile) asks again.
  * Looked at: the command, its first argument, any argument that names a script (.js, .py, .sh…),
- * and the envFile; each only when it is a regular file inside the workspace (real paths).
+ * the envFile, and every workspace file the server's runtime will load (entry-files.ts: Node's
+ * resolution and relative imports, `python -m` modules and their imports, a workspace copy of an
+ * npx package); each only when it is a regular file inside the workspace (real paths).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { serverLoadedFiles } from './entry-files';
 import type { McpServerDef } from './types';
 
 const SCRIPT_EXT = /\.(c?js|mjs|ts|mts|cts|py|pyw|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|lua|jar)$/i;
@@ -59,6 +62,21 @@ export function workspaceScriptDigests(def: Pick<McpServerDef, 'transport' | 'co
   const cwd = def.cwd ? expand(def.cwd, workspaceRoot) : workspaceRoot;
   const base = cwd === undefined ? workspaceRoot : path.resolve(workspaceRoot, cwd);
   const out: Record<string, string> = {};
+  const key = (real: string) => path.relative(root, real).split(path.sep).join('/');
+  const command = def.command ? expand(def.command, workspaceRoot) : undefined;
+  const args = (def.args ?? []).slice(0, MAX_ARGS).map((a) => expand(a, workspaceRoot));
+  if (command !== undefined && args.every((a): a is string => a !== undefined)) {
+    const loaded = serverLoadedFiles(command, args, base, workspaceRoot);
+    for (const real of loaded.files) {
+      try {
+        const st = fs.statSync(real);
+        out[key(real)] = digestFile(real, st.size, st.mtimeMs);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    if (loaded.truncated) out['(more files than were read)'] = String(loaded.files.length);
+  }
   for (const [written, from] of candidates(def, base, workspaceRoot)) {
     const value = expand(written, workspaceRoot);
     if (value === undefined) continue;
@@ -67,7 +85,7 @@ export function workspaceScriptDigests(def: Pick<McpServerDef, 'transport' | 'co
       if (!isInside(root, real)) continue;
       const st = fs.statSync(real);
       if (!st.isFile()) continue;
-      out[path.relative(root, real).split(path.sep).join('/')] = digestFile(real, st.size, st.mtimeMs);
+      out[key(real)] = digestFile(real, st.size, st.mtimeMs);
     } catch {
       /* not a file: nothing to key on */
     }

@@ -50,6 +50,8 @@ export interface ResolvedServer {
   cwd?: string;
   url?: string;
   headers: Record<string, string>;
+  /** A workspace server's code in the workspace (entry-files.ts): what the consent says runs. */
+  workspaceCode?: { entry: string; via: 'npx' | 'node' | 'python' | 'command'; files: number; truncated: boolean };
 }
 
 /** A tool as its server lists it (and as the cache keeps it). */

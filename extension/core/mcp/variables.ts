@@ -7,6 +7,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PROVIDER_KEY_VARS, scrubEnv } from '../os/child-env';
+import { serverLoadedFiles } from './entry-files';
 import type { McpInputDef, McpServerDef, ResolvedServer } from './types';
 
 export type InputResolver = (input: McpInputDef, server: McpServerDef) => Promise<string | undefined>;
@@ -35,11 +37,29 @@ async function valueOf(v: string, def: McpServerDef, o: ResolveOptions, inputs: 
   if (v === 'workspaceFolderBasename') return path.basename(root);
   if (v === 'userHome') return os.homedir();
   if (v === 'pathSeparator' || v === '/') return path.sep;
-  if (v.startsWith('env:')) return o.env[v.slice(4)] ?? '';
+  if (v.startsWith('env:')) return envValue(v.slice(4), def, o) ?? '';
   if (v.startsWith('input:')) return inputValue(v.slice(6), def, o, inputs);
   const shell = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(v);
-  if (shell && def.source.kind === 'mcp-json') return o.env[shell[1]] ?? shell[2] ?? '';
+  if (shell && def.source.kind === 'mcp-json') return envValue(shell[1], def, o) ?? shell[2] ?? '';
   throw new McpConfigError(`${def.source.label}: server "${def.name}" uses \${${v}}, which Snowpea does not support; use \${env:NAME} or write the value itself`);
+}
+
+const PROVIDER_KEYS = new Set(PROVIDER_KEY_VARS.map((k) => k.toUpperCase()));
+
+/**
+ * An environment variable's value for a definition. A server the workspace defined reads the
+ * scrubbed environment (as its process would get it): a model-provider key, or a variable holding
+ * a credential Snowpea was given, is refused by name instead of handed to a command or a URL the
+ * repository chose (red team N5).
+ */
+function envValue(name: string, def: McpServerDef, o: ResolveOptions): string | undefined {
+  if (!def.source.workspace) return o.env[name];
+  const refused = (why: string) =>
+    new McpConfigError(`${def.source.label}: server "${def.name}" asks for \${env:${name}}, ${why}; a server defined by the workspace cannot read it (define the server in your user settings if it needs it)`);
+  if (PROVIDER_KEYS.has(name.toUpperCase())) throw refused('a model-provider key');
+  const value = o.env[name];
+  if (value !== undefined && scrubEnv({ [name]: value })[name] !== value) throw refused('which holds a credential Snowpea was given');
+  return value;
 }
 
 async function inputValue(id: string, def: McpServerDef, o: ResolveOptions, inputs: Map<string, string>): Promise<string> {
@@ -94,14 +114,15 @@ export async function resolveServerDef(def: McpServerDef, o: ResolveOptions, inp
   Object.assign(env, await subRecord(def.env));
   const args: string[] = [];
   for (const a of def.args ?? []) args.push(await sub(a));
-  return {
-    transport: 'stdio',
-    command: await sub(def.command!),
-    args,
-    env,
-    cwd: def.cwd ? path.resolve(root, await sub(def.cwd)) : o.workspaceRoot,
-    headers: {},
-  };
+  const command = await sub(def.command!);
+  const cwd = def.cwd ? path.resolve(root, await sub(def.cwd)) : o.workspaceRoot;
+  const code = def.source.workspace && o.workspaceRoot ? serverLoadedFiles(command, args, cwd ?? root, o.workspaceRoot) : undefined;
+  let workspaceCode: ResolvedServer['workspaceCode'];
+  if (code?.entry) {
+    const real = fs.realpathSync(o.workspaceRoot!);
+    workspaceCode = { entry: path.relative(real, code.entry).split(path.sep).join('/'), via: code.via!, files: code.files.length, truncated: code.truncated };
+  }
+  return { transport: 'stdio', command, args, env, cwd, headers: {}, ...(workspaceCode ? { workspaceCode } : {}) };
 }
 
 /** One line naming what a server runs or where it connects, for lists. */
