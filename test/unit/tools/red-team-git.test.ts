@@ -114,4 +114,37 @@ describe('red team: git tools (M6)', () => {
     git(ws, 'commit', '-q', '-m', 'plain');
     assert.equal(fs.existsSync(m('hook')), true, 'control: plain git commit runs the hook');
   });
+
+  it('N13: a shipped .git/config with a clean filter and gpg.program with log.showSignature runs nothing from git_status, git_diff or git_log', async () => {
+    const ws = repo();
+    const m = markers();
+    writeTree(ws, { 'a.txt': 'one\n', '.gitattributes': '* filter=x\n' });
+    git(ws, 'add', '.');
+    git(ws, 'commit', '-q', '-m', 'first');
+    // A commit with a signature header, as a downloaded repository may hold.
+    const tree = git(ws, 'rev-parse', 'HEAD^{tree}').trim();
+    const parent = git(ws, 'rev-parse', 'HEAD').trim();
+    const body = `tree ${tree}\nparent ${parent}\nauthor T <t@example.invalid> 1700000000 +0000\ncommitter T <t@example.invalid> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nsigned\n`;
+    const signed = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: ws, input: body, encoding: 'utf8' }).trim();
+    git(ws, 'update-ref', 'refs/heads/main', signed);
+    const gpg = m('evilgpg');
+    fs.writeFileSync(gpg, `#!/bin/sh\ntouch ${m('gpg-ran')}\n`, { mode: 0o755 });
+    git(ws, 'config', 'filter.x.clean', `touch ${m('filter-ran')} && cat`);
+    git(ws, 'config', 'filter.x.smudge', `touch ${m('filter-ran')} && cat`);
+    git(ws, 'config', 'log.showSignature', 'true');
+    git(ws, 'config', 'gpg.program', gpg);
+    // Stale index stat data, as in an unpacked archive: git re-reads (and would filter) the file.
+    const old = new Date('2001-01-04T00:00:00Z');
+    fs.utimesSync(path.join(ws, 'a.txt'), old, old);
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'two\n');
+    for (const name of ['git_status', 'git_diff', 'git_log']) {
+      const res = await call(makeCtx(ws), name, {});
+      assert.equal(res.ok, true, `${name}: ${res.content}`);
+    }
+    assert.equal(fs.existsSync(m('filter-ran')), false, 'the repository\'s clean filter ran');
+    assert.equal(fs.existsSync(m('gpg-ran')), false, 'the repository\'s gpg.program ran');
+    // Control: plain git with the same config does run them (the test would catch a regression).
+    git(ws, 'status', '--short');
+    assert.equal(fs.existsSync(m('filter-ran')), true, 'control: git itself runs the filter');
+  });
 });

@@ -16,14 +16,39 @@ export interface RepoLocation {
 
 /**
  * Config given on every git command line (it overrides the repository's own): no fsmonitor program,
- * no hooks, no external diff, no implicit bare repositories.
+ * no hooks, no external diff, no implicit bare repositories, no signature checks in logs, and
+ * the signing programs git's defaults name (a repository's `gpg.program` never runs).
  */
 export const HARDENED_CONFIG = [
   '-c', 'core.fsmonitor=false',
   '-c', `core.hooksPath=${os.devNull}`,
   '-c', 'diff.external=',
   '-c', 'safe.bareRepository=explicit',
+  '-c', 'log.showSignature=false',
+  '-c', 'gpg.program=gpg',
+  '-c', 'gpg.openpgp.program=gpg',
+  '-c', 'gpg.x509.program=gpgsm',
+  '-c', 'gpg.ssh.program=ssh-keygen',
 ];
+
+/**
+ * Switches off every filter driver the repository's config defines (`filter.<name>.clean`,
+ * `smudge`, `process`): git runs them from status, diff and add for any file whose index entry is
+ * stale, which every file of an unpacked archive is. Reading the config runs nothing.
+ */
+export function filterOverrides(names: readonly string[]): string[] {
+  return names.flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]);
+}
+
+/** The filter driver names `git config --get-regexp '^filter\.'` printed. */
+export function filterNames(configOutput: string): string[] {
+  const names = new Set<string>();
+  for (const line of configOutput.split('\n')) {
+    const m = /^filter\.(.+)\.[a-z]+\s/i.exec(line.trim() + ' ');
+    if (m) names.add(m[1]);
+  }
+  return [...names];
+}
 
 /** Subcommands that take `--no-ext-diff --no-textconv`. */
 export const DIFF_SUBCOMMANDS = new Set(['diff', 'log', 'show']);

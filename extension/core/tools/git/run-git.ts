@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realRoot } from '../paths';
 import { errorResult, type ToolContext, type ToolResult } from '../types';
-import { DIFF_SUBCOMMANDS, gitEnv, HARDENED_CONFIG, locateRepo, looksLikePlantedGitDir } from './locate-repo';
+import { DIFF_SUBCOMMANDS, filterNames, filterOverrides, gitEnv, HARDENED_CONFIG, locateRepo, looksLikePlantedGitDir, type RepoLocation } from './locate-repo';
 
 export interface GitOutput {
   stdout: string;
@@ -23,10 +23,17 @@ export async function runGit(args: string[], ctx: ToolContext): Promise<GitOutpu
   const repo = await locateRepo(root, ctx.signal);
   if (!repo) return { stdout: '', stderr: NOT_A_REPO, code: 128 };
   const [sub, ...rest] = args;
-  const safeArgs = DIFF_SUBCOMMANDS.has(sub) ? [sub, '--no-ext-diff', '--no-textconv', ...rest] : args;
-  const full = ['--no-pager', `--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`, ...HARDENED_CONFIG, '-c', 'color.ui=never', '-c', 'core.quotepath=off', ...safeArgs];
+  const safeArgs = DIFF_SUBCOMMANDS.has(sub) ? [sub, '--no-ext-diff', '--no-textconv', ...(sub === 'log' || sub === 'show' ? ['--no-show-signature'] : []), ...rest] : args;
+  const filters = filterOverrides(filterNames((await execGit(repo, root, [...HARDENED_CONFIG, 'config', '--get-regexp', '^filter\\.'], ctx.signal)).stdout));
+  const full = ['--no-pager', `--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`, ...HARDENED_CONFIG, ...filters, '-c', 'color.ui=never', '-c', 'core.quotepath=off', ...safeArgs];
+  return execGit(repo, root, full, ctx.signal, false);
+}
+
+/** One git process (`args` complete unless `located`, which adds the repository's git dir and work tree). */
+function execGit(repo: RepoLocation, root: string, args: string[], signal: AbortSignal | undefined, located = true): Promise<GitOutput> {
+  const full = located ? ['--no-pager', `--git-dir=${repo.gitDir}`, `--work-tree=${repo.workTree}`, ...args] : args;
   return new Promise((resolve, reject) => {
-    execFile('git', full, { cwd: root, env: gitEnv(), signal: ctx.signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
+    execFile('git', full, { cwd: root, env: gitEnv(), signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
       if (e && (e.code === 'ENOENT' || e.name === 'AbortError')) return reject(e);
       resolve({ stdout, stderr, code: e ? (typeof e.code === 'number' ? e.code : 1) : 0 });
