@@ -46,11 +46,11 @@ describe('bench: Anthropic-native cache (breakpoints, lookback, minimum)', () =>
       // R1 = R0 + round 1 (1,970): reads the task entry (3 blocks before the last breakpoint), writes 470.
       [tools, system, ...bpLast([task, ...round(1)])],
       // R2 stubs round 1's result (30) and adds round 2 (2,070): the common prefix with R1 runs
-      // through use1 (1,570) but nothing was stored there; the task's entry (1,500) is 7 positions
-      // back from the last breakpoint, inside the window: read 1,500, write 570.
+      // through use1 (1,570) but nothing was stored there; the task's entry (1,500) is 6 blocks
+      // before the last breakpoint (7 positions with it), inside the window: read 1,500, write 570.
       [tools, system, ...bpLast([task, ...round(1, true), ...round(2)])],
       // R3 = R2 + 41 blocks (350 tokens) + a block after the last breakpoint (25 tokens): R2's entry
-      // (2,070) is 42 positions back from the last breakpoint, outside the window; the system
+      // (2,070) is 41 blocks before the last breakpoint (42 positions with it), outside the window; the system
       // breakpoint still finds its own entry (1,300). Written: 2,420 - 1,300 = 1,120; plain 25.
       [tools, system, task, ...round(1, true), ...round(2), ...bpLast(wide), ['tail', 25]],
     );
@@ -129,7 +129,7 @@ describe('bench: Anthropic-native cache (breakpoints, lookback, minimum)', () =>
     assert.deepEqual(result(c), [
       { read: 0, written: taskEnd, plain: 0 },
       { read: taskEnd, written: round1, plain: 0 },
-      // Round 1's result changed: request 1's entry no longer matches, the task's (4 blocks back) does.
+      // Round 1's result changed: request 1's entry no longer matches, the task's (6 blocks before the last breakpoint) does.
       { read: taskEnd, written: reqs[2].total - taskEnd, plain: 0 },
     ]);
   });
