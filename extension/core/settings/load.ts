@@ -90,7 +90,18 @@ function workspaceRefusal(key: SettingKey, value: unknown, current: unknown): st
   if (d.strictness && d.strictness.indexOf(String(value)) < d.strictness.indexOf(String(current))) {
     return `ignored: a workspace may only make it stricter than ${JSON.stringify(current)}; set it in your user settings`;
   }
+  if (d.workspaceMay && !oneWayAllowed(d.workspaceMay, value, current)) {
+    const how = d.workspaceMay === 'lower' ? 'lower it' : 'raise it (or set null)';
+    return `ignored: a workspace may only ${how} from ${JSON.stringify(current)}; set it in your user settings`;
+  }
   return undefined;
+}
+
+/** Whether a workspace value moves a one-way number the allowed way (null is the top: off). */
+function oneWayAllowed(way: 'lower' | 'higher', value: unknown, current: unknown): boolean {
+  const rank = (v: unknown) => (v === null ? Infinity : typeof v === 'number' ? v : NaN);
+  const [v, c] = [rank(value), rank(current)];
+  return way === 'lower' ? v <= c : v >= c;
 }
 
 export function formatIssue(i: SettingsIssue): string {

@@ -20,6 +20,12 @@ export interface SettingDef<T extends z.ZodType = z.ZodType> {
   trust: SettingTrust;
   /** Values from loosest to strictest: a workspace source may only move the setting toward the strict end. */
   strictness?: readonly string[];
+  /**
+   * A number a workspace source may only move one way: 'lower' (a smaller value, never a larger
+   * one: rounds, waits) or 'higher' (a larger value or null, i.e. off: a compaction threshold a
+   * repository must not pull down to force summaries).
+   */
+  workspaceMay?: 'lower' | 'higher';
 }
 
 export type SettingTrust = 'any' | 'trusted' | 'user';
@@ -30,6 +36,10 @@ function def<T extends z.ZodType>(schema: T, dflt: z.infer<T>, description: stri
 
 function narrowing<T extends z.ZodType>(strictness: readonly string[], d: SettingDef<T>): SettingDef<T> {
   return { ...d, strictness };
+}
+
+function oneWay<T extends z.ZodType>(workspaceMay: 'lower' | 'higher', d: SettingDef<T>): SettingDef<T> {
+  return { ...d, workspaceMay };
 }
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max);
@@ -46,9 +56,9 @@ export const settingDefs = {
   'agent.pruneToolOutputs': def(z.boolean(), true, 'Replace old tool outputs with stubs in outgoing requests. Set to false to send all results verbatim.'),
   'agent.pruneStrategy': def(z.enum(['rolling', 'cache-aware']), 'cache-aware' as 'rolling' | 'cache-aware', 'How old tool outputs are stubbed. "rolling": every request stubs every result older than agent.keepToolRounds. "cache-aware": the same rounds stay whole, but the cutoff moves only when what it would stub outweighs re-sending the uncached rest of the request at the model\'s cache prices, so stubs come in batches and the provider\'s prompt cache keeps hitting (with no caching it stubs exactly what rolling stubs).'),
   'agent.keepToolRounds': def(int(0, 10_000), 6, 'Number of recent tool rounds kept intact before pruning kicks in.'),
-  'agent.compactAt': def(z.number().min(0.2).max(1).nullable(), 0.8 as number | null, 'Compact the conversation when a request would pass this share of the model\'s context window (after the answer budget): the model summarizes the older rounds and later requests carry the summary instead; also when the provider answers that a request is too long. null: never compact (a request that does not fit ends the turn with an error). The stored session keeps every message.'),
+  'agent.compactAt': oneWay('higher', def(z.number().min(0.2).max(1).nullable(), 0.8 as number | null, 'Compact the conversation when a request would pass this share of the model\'s context window (after the answer budget): the model summarizes the older rounds and later requests carry the summary instead; also when the provider answers that a request is too long. null: never compact (a request that does not fit ends the turn with an error). The stored session keeps every message.')),
   'agent.compactKeepRounds': def(nullableInt(0, 1000), null as number | null, 'Newest model rounds a compaction keeps whole (null: agent.keepToolRounds).'),
-  'agent.maxRounds': def(int(1, 10_000), 50, 'Most model rounds in one turn before the turn stops with a message.'),
+  'agent.maxRounds': oneWay('lower', def(int(1, 10_000), 50, 'Most model rounds in one turn before the turn stops with a message.')),
   'agent.contextFileMaxChars': def(nullableInt(100), null as number | null, 'Per-file cap for project instruction files (null: derived from the model context window, clamped to 20,000..500,000; 8,000.. for windows of 32k tokens or less).'),
   'agent.contextFilesMaxChars': def(nullableInt(100), null as number | null, 'Cap for the whole # Project Context block (null: derived from the model context window, clamped to 12,000..120,000).'),
   'agent.ignoreContextFiles': def(z.boolean(), false, 'Skip project instruction files (AGENTS.md, CLAUDE.md, .snowpea/instructions.md, .cursorrules) entirely.'),
@@ -57,13 +67,13 @@ export const settingDefs = {
   'model.provider': def(z.enum(['openai-compatible', 'anthropic', 'vscode-lm']), 'openai-compatible' as 'openai-compatible' | 'anthropic' | 'vscode-lm', 'Where models come from: an OpenAI-compatible endpoint (model.baseUrl), Anthropic\'s Messages API (Claude with prompt-cache breakpoints; https://api.anthropic.com unless model.baseUrl names another server), or the editor\'s language models (vscode.lm, e.g. GitHub Copilot; model.name picks one by id or family, else the first).', 'trusted'),
   'model.baseUrl': def(z.string().url(), 'https://api.openai.com/v1', 'Base URL of the OpenAI-compatible endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM, ...). A value from workspace settings is used only in a trusted workspace, and your API key goes to an origin a workspace chose only after you confirm it.', 'trusted'),
   'model.name': def(z.string().min(1), 'gpt-4.1-mini', 'Model name sent to the endpoint.'),
-  'model.contextWindow': def(nullableInt(1024), null as number | null, 'Context window of the model in tokens (null: from the built-in table, or a conservative default).'),
+  'model.contextWindow': def(nullableInt(1024), null as number | null, 'Context window of the model in tokens (null: from the built-in table, or a conservative default).', 'user'),
   'model.supportsImages': def(z.boolean().nullable(), null as boolean | null, 'Whether the model accepts images (null: from the built-in table).'),
-  'model.cacheDiscount': def(z.number().min(0).max(1).nullable(), null as number | null, 'Price of cached input tokens as a fraction of uncached ones (e.g. 0.1), for cache-aware pruning and the cost meter (null: from the built-in table by model family; 1 for unknown models, i.e. no caching).'),
-  'model.cacheWritePremium': def(z.number().min(1).max(10).nullable(), null as number | null, 'Price of writing input tokens into the provider\'s cache as a multiple of uncached ones (e.g. 1.25 for Anthropic models; null: from the built-in table, else 1).'),
+  'model.cacheDiscount': def(z.number().min(0).max(1).nullable(), null as number | null, 'Price of cached input tokens as a fraction of uncached ones (e.g. 0.1), for cache-aware pruning and the cost meter (null: from the built-in table by model family; 1 for unknown models, i.e. no caching).', 'user'),
+  'model.cacheWritePremium': def(z.number().min(1).max(10).nullable(), null as number | null, 'Price of writing input tokens into the provider\'s cache as a multiple of uncached ones (e.g. 1.25 for Anthropic models; null: from the built-in table, else 1).', 'user'),
   'model.cacheHints': def(z.enum(['auto', 'on', 'off']), 'auto' as 'auto' | 'on' | 'off', 'Prompt-cache hints: prompt_cache_key (stable per session) for endpoints known to take it (OpenAI, Azure OpenAI, OpenRouter, DeepSeek; "on": every endpoint, for gateways that pass it on), and cache_control breakpoints on the system prompt and the last message for Claude models behind OpenAI-compatible gateways. An endpoint that refuses one gets the request again without it, and never again. "off" sends none.'),
-  'model.inputPrice': def(z.number().min(0).max(1000).nullable(), null as number | null, 'US dollars per million uncached input tokens, for the context meter\'s cost estimate (null: from the built-in price table; no estimate for unknown models).'),
-  'model.outputPrice': def(z.number().min(0).max(1000).nullable(), null as number | null, 'US dollars per million output tokens, for the cost estimate (null: from the built-in price table).'),
+  'model.inputPrice': def(z.number().min(0).max(1000).nullable(), null as number | null, 'US dollars per million uncached input tokens, for the context meter\'s cost estimate (null: from the built-in price table; no estimate for unknown models).', 'user'),
+  'model.outputPrice': def(z.number().min(0).max(1000).nullable(), null as number | null, 'US dollars per million output tokens, for the cost estimate (null: from the built-in price table).', 'user'),
   'model.maxOutputTokens': def(nullableInt(1), null as number | null, 'Most tokens the model may answer with per round (null: the endpoint default).'),
   'model.thinkingBudgetTokens': def(nullableInt(1024), null as number | null, 'Extended thinking for model.provider "anthropic": tokens Claude may spend thinking before it answers, sent as thinking.budget_tokens (max_tokens grows by as much). null: no extended thinking.'),
   'model.requestTimeoutS': def(int(1, 3600), 120, 'Seconds to wait for a model response (first byte and between stream chunks) before the request fails.'),
@@ -77,7 +87,7 @@ export const settingDefs = {
   'images.maxDimension': def(int(64, 16_384), 2048, 'Longest side, in pixels, of an image sent to the model; larger images are downscaled.'),
   'images.maxBytes': def(int(1024), 5 * 1024 * 1024, 'Largest image sent to the model, in bytes; larger images are re-encoded smaller.'),
   'mcp.servers': def(z.record(z.string(), z.record(z.string(), z.unknown())), {} as Record<string, Record<string, unknown>>, 'MCP servers: name -> {command, args, env} or {url, headers}. Servers from workspace settings ask before their first start and are not used in Restricted Mode.', 'trusted'),
-  'mcp.startTimeoutS': def(int(1, 600), 30, 'Seconds an MCP server may take to start and list its tools; a new session\'s first request waits for servers never seen before at most this long.'),
+  'mcp.startTimeoutS': oneWay('lower', def(int(1, 600), 30, 'Seconds an MCP server may take to start and list its tools; a new session\'s first request waits for servers never seen before at most this long.')),
   'mcp.callTimeoutS': def(int(1, 3600), 60, 'Seconds an MCP tool call may take before it fails with a timeout.'),
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
   'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),

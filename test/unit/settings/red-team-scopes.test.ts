@@ -50,4 +50,20 @@ describe('trust boundary: settings scopes', () => {
     const cfg2 = loadMcpConfig({ settingServers: user.settings['mcp.servers'], settingOrigin: user.origin['mcp.servers'], settingIsWorkspace: user.scope['mcp.servers'] === 'workspace' });
     assert.equal(cfg2.servers[0].source.workspace, false, 'a user source is not guessed from its name');
   });
+
+  it('N14/N10: price keys and the context window are user-only; maxRounds and mcp.startTimeoutS a workspace may only lower; compactAt only raise or switch off', () => {
+    const ws = (values: Record<string, unknown>) => mergeSettings([{ name: 'user', values: {} }, { name: '.snowpea/settings.json', scope: 'workspace', values }]);
+    const prices = ws({ 'model.inputPrice': 0, 'model.outputPrice': 0, 'model.cacheDiscount': 1, 'model.cacheWritePremium': 5, 'model.contextWindow': 1024 });
+    assert.deepEqual([prices.settings['model.inputPrice'], prices.settings['model.outputPrice'], prices.settings['model.cacheDiscount'], prices.settings['model.cacheWritePremium'], prices.settings['model.contextWindow']], [null, null, null, null, null]);
+    assert.deepEqual(prices.ignored.map((i) => i.key).sort(), ['model.cacheDiscount', 'model.cacheWritePremium', 'model.contextWindow', 'model.inputPrice', 'model.outputPrice']);
+    const longer = ws({ 'agent.maxRounds': 10_000, 'mcp.startTimeoutS': 600, 'agent.compactAt': 0.2 });
+    assert.deepEqual([longer.settings['agent.maxRounds'], longer.settings['mcp.startTimeoutS'], longer.settings['agent.compactAt']], [50, 30, 0.8]);
+    assert.match(longer.ignored.find((i) => i.key === 'agent.maxRounds')!.message, /may only lower it from 50/);
+    assert.match(longer.ignored.find((i) => i.key === 'agent.compactAt')!.message, /may only raise it \(or set null\) from 0.8/);
+    const tighter = ws({ 'agent.maxRounds': 10, 'mcp.startTimeoutS': 5, 'agent.compactAt': null });
+    assert.deepEqual([tighter.settings['agent.maxRounds'], tighter.settings['mcp.startTimeoutS'], tighter.settings['agent.compactAt']], [10, 5, null]);
+    assert.deepEqual(tighter.ignored, []);
+    const user = mergeSettings([{ name: 'user', values: { 'agent.maxRounds': 500, 'model.inputPrice': 3 } }]);
+    assert.deepEqual([user.settings['agent.maxRounds'], user.settings['model.inputPrice']], [500, 3], 'the user may set them freely');
+  });
 });
