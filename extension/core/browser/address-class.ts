@@ -23,6 +23,7 @@ const listed = (cidr: string, kind: AddressKind, label: string) => ({ range: ipa
 /** Checked first, in order: addresses and blocks ipaddr.js files elsewhere or has no name for. */
 const LISTED = [
   listed('100.100.100.200/32', 'metadata', 'the Alibaba Cloud metadata address'),
+  listed('168.63.129.16/32', 'metadata', 'the Azure platform address 168.63.129.16 (WireServer, reachable from every Azure VM)'),
   listed('198.18.0.0/15', 'private', 'benchmarking 198.18.0.0/15'),
   listed('fd00:ec2::/32', 'metadata', 'the AWS IPv6 metadata range fd00:ec2::/32 (instance metadata ::254, EKS Pod Identity ::23)'),
   listed('fd00:c1::a9fe:a9fe/128', 'metadata', 'the Oracle Cloud IPv6 metadata address fd00:c1::a9fe:a9fe'),
@@ -63,10 +64,11 @@ const V6: Record<string, AddressClass> = {
   segmentRouting: cls('reserved', 'segment routing identifiers 5f00::/16, not addresses'),
 };
 
-/** A metadata IPv4 address carried in the low 32 bits of a unique-local address, or anywhere a NAT64 prefix can carry it. */
+/** A metadata IPv4 address carried in the low 32 bits of a unique-local or site-local address, or anywhere a NAT64 prefix can carry it. */
 function carriedMetadata(ip: Ip): AddressClass | undefined {
   if (ip.kind() !== 'ipv6') return undefined;
-  const candidates = ip.range() === 'uniqueLocal' ? [new ipaddr.IPv4(ip.toByteArray().slice(12))] : nat64Candidates(ip);
+  const wraps = ip.range() === 'uniqueLocal' || ip.range() === 'deprecatedSiteLocal';
+  const candidates = wraps ? [new ipaddr.IPv4(ip.toByteArray().slice(12))] : nat64Candidates(ip);
   for (const c of candidates) {
     const k = classifyIp(c);
     if (k.kind === 'metadata') return cls('metadata', `${k.label}, carried in the IPv6 address ${formatIp(ip)}`);

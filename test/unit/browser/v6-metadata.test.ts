@@ -27,6 +27,15 @@ const METADATA_V6 = [
 ];
 
 describe('IPv6 cloud-metadata addresses (M3)', () => {
+  it('N16: the Azure platform address 168.63.129.16 and site-local fec0::/10 addresses carrying 169.254.x.x are metadata, refused even under privateNetwork allow', () => {
+    assert.equal(classifyIp(parseIp('168.63.129.16')!).kind, 'metadata');
+    assert.match(classifyIp(parseIp('168.63.129.16')!).label, /Azure/);
+    assert.equal(classifyIp(parseIp('fec0::a9fe:a9fe')!).kind, 'metadata');
+    assert.match(classifyIp(parseIp('fec0::a9fe:a9fe')!).label, /carried in the IPv6 address/);
+    assert.equal(classifyIp(parseIp('fec0::1')!).kind, 'private', 'other site-local addresses stay LAN');
+    assert.equal(classifyIp(parseIp('168.63.129.17')!).kind, 'public', 'its neighbour stays public');
+  });
+
   it('M3: the IPv6 metadata endpoints of AWS, Oracle and Google, and NAT64/ULA wrappings of 169.254.0.0/16, are classed as metadata', () => {
     for (const a of METADATA_V6) assert.equal(classifyIp(parseIp(a)!).kind, 'metadata', a);
     assert.match(classifyIp(parseIp('fd00:c1::a9fe:a9fe')!).label, /Oracle Cloud/);
