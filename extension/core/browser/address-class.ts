@@ -67,7 +67,8 @@ const V6: Record<string, AddressClass> = {
 /** A metadata IPv4 address carried in the low 32 bits of a unique-local or site-local address, or anywhere a NAT64 prefix can carry it. */
 function carriedMetadata(ip: Ip): AddressClass | undefined {
   if (ip.kind() !== 'ipv6') return undefined;
-  const wraps = ip.range() === 'uniqueLocal' || ip.range() === 'deprecatedSiteLocal';
+  const range: string = ip.range();
+  const wraps = range === 'uniqueLocal' || range === 'deprecatedSiteLocal';
   const candidates = wraps ? [new ipaddr.IPv4(ip.toByteArray().slice(12))] : nat64Candidates(ip);
   for (const c of candidates) {
     const k = classifyIp(c);
