@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, Page, Request, Response, Route } from 'playwright-core';
 import { BlockLog, urlKey, type BlockKind } from './block-log';
 import { ConsoleLog } from './console-log';
+import { CrossSiteGuard } from './cross-site-guard';
 import type { ConsentContext, OriginConsent } from './origin-consent';
 import { PinningProxy, type BlockedConnection, type PinningProxyOptions } from './pinning-proxy';
 import { checkTarget, checkUrl, hostTarget, type PolicyOptions, type Resolver } from './url-policy';
@@ -31,6 +32,17 @@ function isMainFrame(req: Request): boolean {
   }
 }
 
+/** The address of the top page a request belongs to (undefined when its frame is gone). */
+function topUrl(req: Request): string | undefined {
+  try {
+    let f = req.frame();
+    while (f.parentFrame()) f = f.parentFrame()!;
+    return f.url();
+  } catch {
+    return undefined;
+  }
+}
+
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The status of the proxy's own answer for each kind of note. */
@@ -53,6 +65,8 @@ function hostPortKey(url: string): string | undefined {
 export class BrowserSession {
   readonly console = new ConsoleLog();
   readonly blocks = new BlockLog();
+  /** The page's own requests to sites this session has not opened (subresources, frames, beacons, WebSockets). */
+  readonly crossSite = new CrossSiteGuard((origin) => this.deps.consent.has(origin));
   /** Updated from each tool call's settings and the user's typed text. */
   policy: PolicyOptions = { privateNetwork: 'allow', typedTexts: [] };
   private pages: Page[] = [];
@@ -112,6 +126,11 @@ export class BrowserSession {
     this.context.setDefaultNavigationTimeout(this.deps.navigationTimeoutMs);
     this.context.setDefaultTimeout(this.deps.actionTimeoutMs);
     await this.context.route('**/*', (route) => this.track(this.onRoute(route)));
+    await this.context.routeWebSocket('**/*', (ws) => {
+      const verdict = this.crossSite.check(ws.url().replace(/^ws/, 'http'), this.current?.url(), this.blocks.action);
+      if (verdict.blocked) return void ws.close({ code: 1008, reason: 'blocked by Snowpea: a site this session has not opened' }).catch(() => undefined);
+      ws.connectToServer();
+    });
     this.context.on('page', (p) => {
       if (this.ownPages > 0) this.ownPages--;
       else if (this.opening > 0) this.opening--;
@@ -240,7 +259,12 @@ export class BrowserSession {
 
   private async onRoute(route: Route): Promise<void> {
     const req = route.request();
-    if (req.resourceType() !== 'document') return route.fallback().catch(() => undefined);
+    if (req.resourceType() !== 'document' || !isMainFrame(req)) {
+      // A page's own subresource, frame, beacon or fetch: only to its own site or one the user opened.
+      const verdict = this.crossSite.check(req.url(), topUrl(req), this.blocks.action);
+      if (verdict.blocked) return route.abort('blockedbyclient').catch(() => undefined);
+      if (req.resourceType() !== 'document') return route.fallback().catch(() => undefined);
+    }
     const v = await checkUrl(req.url(), this.policy, this.deps.resolver).catch((e: Error) => ({ allowed: false as const, code: 'policy_blocked' as const, reason: e.message }));
     if (!v.allowed && v.code === 'policy_blocked') {
       this.blocks.add(req, req.url(), v.reason, isMainFrame(req));

