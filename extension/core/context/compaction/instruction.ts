@@ -8,7 +8,7 @@ export function summaryInstruction(focus?: string): string {
   const lines = [
     'Context compaction: the conversation above is about to be replaced by a summary you write now, to free room in the context window. Do not call any tool; answer with the summary only.',
     'Write it for yourself, to carry on the work without the earlier messages. Use these headings:',
-    '## Task: what the user asked for, their own words where short, every request and correction they made.',
+    '## Task: the goal as you understand it (the user\'s own messages are kept word for word beside this summary: do not restate, reword or add to their instructions).',
     '## Decisions: what was decided or learned, and why.',
     '## Files: each file read, created or changed, its path and its state now.',
     '## Open problems: errors not yet solved, tests failing, questions waiting.',
@@ -21,7 +21,7 @@ export function summaryInstruction(focus?: string): string {
 
 /** The head of the message that carries a summary in later requests. */
 export function summaryMessage(summary: string, rounds: number): string {
-  return `[Summary of the conversation so far: ${rounds === 1 ? '1 earlier model round was' : `${rounds} earlier model rounds were`} compacted; the session's full history is stored.]\n\n${summary.trim()}`;
+  return `[Summary of the conversation so far, written by the model, not by the user (the user's own messages follow word for word): ${rounds === 1 ? '1 earlier model round was' : `${rounds} earlier model rounds were`} compacted; the session's full history is stored.]\n\n${summary.trim()}`;
 }
 
 /** The fallback when no summary could be written: the oldest rounds are dropped with this note. */

@@ -1,4 +1,5 @@
 import type { CompactionRecord, Message, RewindRecord } from '../../conversation/messages';
+import { typedText } from '../../input/compose';
 
 export type CompactionMessage = Extract<Message, { role: 'user' }> & { compaction: CompactionRecord };
 export type RewindMessage = Extract<Message, { role: 'user' }> & { rewind: RewindRecord };
@@ -17,12 +18,28 @@ export interface ViewEntry {
   message: Message;
 }
 
+/** One of the user's own messages (not one the loop added: tool images, compactions, rewinds). */
+function ownUserMessage(m: Message): boolean {
+  return m.role === 'user' && !m.attachedBy;
+}
+
+/** Each earlier message of the user's, as compacted requests carry it: the words they typed (inlined files and images left out), one object per message. */
+const typedCopies = new WeakMap<Message, Message>();
+function typedWords(m: Message): Message {
+  if (m.role !== 'user' || typeof m.content === 'string') return m;
+  let copy = typedCopies.get(m);
+  if (!copy) typedCopies.set(m, (copy = { role: 'user', content: typedText(m.content) }));
+  return copy;
+}
+
 /**
  * The messages a request is built from, with their transcript indexes: the transcript read in
- * order, where a compaction message replaces what came before its cut (keeping the pinned prompt)
- * and a rewind goes back to the view as it was before its target message. The elements are the
- * transcript's own objects, so the view of a growing transcript only grows (the prune cache
- * relies on it).
+ * order, where a compaction message replaces what came before its cut and a rewind goes back to
+ * the view as it was before its target message. A compaction keeps every message the user wrote
+ * before its cut (red team N10: a summary the model wrote must not stand in for the user's own
+ * instructions): the pinned prompt whole, the earlier ones as the words typed. The elements are
+ * the transcript's own objects (or one stable copy each), so the view of a growing transcript only
+ * grows (the prune cache relies on it).
  */
 export function viewEntries(messages: readonly Message[], end = messages.length): ViewEntry[] {
   let view: ViewEntry[] = [];
@@ -30,8 +47,11 @@ export function viewEntries(messages: readonly Message[], end = messages.length)
     const m = messages[i];
     if (isCompaction(m)) {
       const { cut, pinned } = m.compaction;
-      const pin = pinned !== undefined && pinned < cut ? view.filter((e) => e.index === pinned) : [];
-      view = [{ index: i, message: m }, ...pin, ...view.filter((e) => e.index >= cut && !isCompaction(e.message))];
+      const own = view
+        .filter((e) => e.index < cut && ownUserMessage(e.message))
+        .map((e) => (e.index === pinned ? e : { index: e.index, message: typedWords(e.message) }))
+        .filter((e) => typeof e.message.content !== 'string' || e.message.content.trim() !== '');
+      view = [{ index: i, message: m }, ...own, ...view.filter((e) => e.index >= cut && !isCompaction(e.message))];
     } else if (isRewind(m)) view = viewEntries(messages, Math.min(m.rewind.to, i));
     else view.push({ index: i, message: m });
   }
