@@ -77,7 +77,20 @@ const PROTECTED_DIRS = new Map([
   ['.snowpea', 'the .snowpea folder (Snowpea settings and skills)'],
   ['.husky', 'the .husky folder (git hooks: scripts git runs on commit and push)'],
   ['.githooks', 'the .githooks folder (git hooks: scripts git runs on commit and push)'],
+  ['.devcontainer', 'the .devcontainer folder (dev container configs: VS Code offers to reopen in the container, which runs their commands)'],
 ]);
+/**
+ * Files outside those folders that VS Code or a tool runs, or that carry settings and tasks: a
+ * `*.code-workspace` has the same settings, tasks (`runOn: folderOpen`) and launch configs as
+ * .vscode/ (CVE-2025-58372), `.devcontainer.json` the same commands as .devcontainer/, and linter
+ * and formatter configs written in JavaScript run when an editor extension loads them, which
+ * opening an edited file does (red-team N8, N17).
+ */
+const RUN_CONFIG: Array<[RegExp, string]> = [
+  [/\.code-workspace$/, 'a VS Code workspace file (its settings, tasks and launch configs run like .vscode/)'],
+  [/^\.devcontainer\.json$/, 'a dev container config (VS Code offers to reopen in the container, which runs its commands)'],
+  [/^(?:eslint\.config\.[cm]?[jt]s|\.eslintrc\.[cm]?js|prettier\.config\.[cm]?[jt]s|\.prettierrc\.[cm]?[jt]s|stylelint\.config\.[cm]?js|\.stylelintrc\.[cm]?js)$/, 'a linter or formatter config written in code, which editor extensions run when they load it'],
+];
 const MCP_CONFIG_NAMES = new Set(['mcp.json', '.mcp.json']);
 /** Instruction files (context-files.ts) outside .snowpea: they reach every later session's system prompt. */
 const INSTRUCTION_NAMES = new Set(['agents.md', 'claude.md', '.cursorrules']);
@@ -88,8 +101,9 @@ const GIT_HOOK_NAMES = new Set(
 
 /**
  * Why a workspace-relative path is protected for writes, if it is: `.git/`, `.vscode/`, `.snowpea/`,
- * `.husky/`, `.githooks/` (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
+ * `.husky/`, `.githooks/`, `.devcontainer/` (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
  * `.cursor/mcp.json`), `.env*`, instruction files (AGENTS.md, CLAUDE.md, .cursorrules at any depth),
+ * `*.code-workspace`, `.devcontainer.json`, linter and formatter configs written in code (RUN_CONFIG),
  * and the folder `core.hooksPath` names (`hooksRel`, workspace-relative, '' for the root itself).
  */
 export function protectedReason(relPath: string, hooksRel?: string): string | undefined {
@@ -99,6 +113,7 @@ export function protectedReason(relPath: string, hooksRel?: string): string | un
   if (MCP_CONFIG_NAMES.has(base)) return `${relPath} is an MCP server config`;
   if (base.startsWith('.env')) return `${relPath} is an environment file (.env*), which often holds secrets`;
   if (INSTRUCTION_NAMES.has(base)) return `${relPath} is an instruction file, which reaches every later session's system prompt`;
+  for (const [re, what] of RUN_CONFIG) if (re.test(base)) return `${relPath} is ${what}`;
   for (const seg of segs) {
     const what = PROTECTED_DIRS.get(seg);
     if (what) return `${relPath} is inside ${what}`;

