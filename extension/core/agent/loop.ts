@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { statedContextWindow } from '../model/errors';
 import { ModelError, type ModelResponse, type WireMessage } from '../model/types';
 import type { ToolResult } from '../tools/types';
 import { callSummary, resultSummary } from '../tools/card-summary';
@@ -12,6 +13,8 @@ import { toWireMessages } from '../conversation/wire';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
 
+/** A request estimated above this share of the window is "near" it: an unexplained 400 for it is taken for an overflow once. */
+const NEAR_WINDOW = 0.7;
 /** The UI gets at most this much of a tool result with its event; the transcript keeps all. */
 const UI_RESULT_CHARS = 64 * 1024;
 /** A tool_calls record keeps this much of the arguments; the transcript has them whole. */
@@ -244,7 +247,13 @@ export class AgentLoop {
         if (compactor && size && response.usage && !response.usage.estimated) compactor.estimator.observe(session.id, size, response.usage.promptTokens);
         return response;
       } catch (e) {
-        if (!(e instanceof ModelError) || e.kind !== 'context_length' || !compactor?.enabled() || signal.aborted) throw e;
+        if (!(e instanceof ModelError) || !compactor?.enabled() || signal.aborted) throw e;
+        // A 400 in words no pattern knows, for a request near the window, is taken for an overflow once.
+        const nearWindow = size !== undefined && compactor.estimator.estimate(session.id, size) > compactor.window() * NEAR_WINDOW;
+        const overflow = e.kind === 'context_length' || (e.kind === 'bad_request' && e.status === 400 && nearWindow && attempt === 0);
+        if (!overflow) throw e;
+        if (e.kind === 'context_length') compactor.learnWindow(statedContextWindow(e.message));
+        else services.logger.warn(`session ${session.id}: a 400 for a request of ~${compactor.estimator.estimate(session.id, size!)} tokens (window ${compactor.window()}) is taken for a context overflow: ${e.message}`);
         if (attempt > 0) throw new ModelError('context_length', `${e.message} Compacting the conversation did not make it fit: start a new chat, or send less at once (your message is kept in this session).`);
         if (!(await this.compactNow(session, req, { trigger: 'overflow', harder: true, signal }))) throw e;
         req = this.build(session, built);

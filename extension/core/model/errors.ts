@@ -98,6 +98,8 @@ const contextPattern = new RegExp(
     'input token count \\(?\\d+\\)? exceeds the maximum number of tokens',
     'current length is \\d+ while limit is \\d+',
     'too large for model with \\d+ maximum context',
+    'maximum model length',
+    'input exceeds context length',
   ].join('|'),
   'i',
 );
@@ -106,7 +108,42 @@ const contextPattern = new RegExp(
 export function isContextLengthError(status: number | undefined, code: unknown, message: string): boolean {
   if (status !== undefined && ![400, 413, 422, 500].includes(status)) return false;
   if (code === 'context_length_exceeded' || code === 'string_above_max_length' || code === 'exceed_context_size_error') return true;
-  return contextPattern.test(message);
+  return contextPattern.test(message) || (status !== 500 && tokenCountsOverLimit(message));
+}
+
+/** Wording no pattern knows that still names a token count over a limit of the prompt or context ("prompt has 41000 tokens, the limit is 32768"). */
+function tokenCountsOverLimit(message: string): boolean {
+  if (!/\btokens?\b/i.test(message) || !/\b(context|prompt|input|sequence)\b/i.test(message) || !/\b(limit|maximum|max|exceeds?|longer than|more than|too long)\b/i.test(message)) return false;
+  const numbers = [...message.matchAll(/\d[\d,]{2,}/g)].map((m) => Number(m[0].replace(/,/g, '')));
+  return numbers.length >= 2 && Math.max(...numbers) > Math.min(...numbers);
+}
+
+/**
+ * The context window an error states, in tokens, when it says one: "maximum context length is
+ * 10000 tokens", "context length of only 4096 tokens", "> 200000 maximum", "exceeds the available
+ * context size (8192 tokens)", "maximum number of tokens allowed (1048576)", "maximum model length
+ * of 32768", "must be <= 4096", "limit is 32768", "n_ctx": 8192.
+ */
+export function statedContextWindow(message: string): number | undefined {
+  const patterns = [
+    /maximum context length is (\d[\d,]*)/i,
+    /context length of only (\d[\d,]*)/i,
+    />\s*(\d[\d,]*)\s*maximum/i,
+    /context size \((\d[\d,]*) tokens\)/i,
+    /maximum number of tokens allowed \((\d[\d,]*)\)/i,
+    /maximum model length of (\d[\d,]*)/i,
+    /must be <=\s*(\d[\d,]*)/i,
+    /limit is (\d[\d,]*)/i,
+    /with (\d[\d,]*) maximum context length/i,
+    /"?n_ctx"?\s*[:=]\s*(\d+)/i,
+    /context (?:window|limit)(?: is| of)?:? (\d[\d,]*)/i,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(message);
+    const n = m ? Number(m[1].replace(/,/g, '')) : NaN;
+    if (Number.isFinite(n) && n >= 512) return n;
+  }
+  return undefined;
 }
 
 /** The server's own words and code: from the body as sent when we have it (any shape), else what the SDK read. Not yet capped. */

@@ -102,6 +102,12 @@ export function outputLimitParam(model: string, max: number): { max_tokens: numb
   return /^(o\d|gpt-5)/.test(bare) ? { max_completion_tokens: max } : { max_tokens: max };
 }
 
+/** The answer limit of one request: the request's own cap, within the configured one. */
+export function answerCap(configured: number | null | undefined, requested: number | undefined): number | undefined {
+  if (!requested) return configured ?? undefined;
+  return configured ? Math.min(configured, requested) : requested;
+}
+
 export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
   const endpoint = displayEndpoint(opts.baseUrl);
   const timeoutMs = Math.max(1, Math.round(opts.requestTimeoutS * 1000));
@@ -139,7 +145,7 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
       messages: wire.messages,
       // The caller's array itself, so unchanged rounds serialize to identical bytes.
       ...(req.tools.length ? { tools: req.tools as ChatCompletionTool[] } : {}),
-      ...(opts.maxOutputTokens ? outputLimitParam(opts.model, opts.maxOutputTokens) : {}),
+      ...(answerCap(opts.maxOutputTokens, req.maxOutputTokens) ? outputLimitParam(opts.model, answerCap(opts.maxOutputTokens, req.maxOutputTokens)!) : {}),
       stream: true,
       ...(omit.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
     };

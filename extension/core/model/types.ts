@@ -63,6 +63,8 @@ export interface ModelRequest {
   tools: WireTool[];
   /** Stable per session (a child uses its parent's): sent as prompt_cache_key where the endpoint takes it. */
   cacheKey?: string;
+  /** Most tokens this answer may take, below model.maxOutputTokens (the compaction summary's cap). */
+  maxOutputTokens?: number;
 }
 
 export interface Usage {

@@ -230,6 +230,79 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     await server.close();
   });
 
+  it('issue 28 N14: the window a context-length error states is learned: later requests compact against it', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    h = await createHarness({ files, settings: { 'model.contextWindow': 1_000_000 } });
+    const s = h.agent.newSession();
+    for (let i = 0; i < 8; i++) h.server.enqueue({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i % names.length]}` }) }] });
+    h.server.enqueue({ text: 'ok' });
+    await h.agent.runTurn(s, 'read', new AbortController().signal);
+    h.server.enqueue(
+      { fault: { status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 12000 tokens. However, you requested 30000 tokens." } },
+      { text: '## Task\nSUMMARY-L' },
+      { text: 'after' },
+    );
+    await h.agent.runTurn(s, 'go on', new AbortController().signal);
+    const compactor = (h.agent as any).compactor;
+    assert.equal(compactor.window(), 12000, 'the stated window replaces the believed one');
+    assert.match(h.log.lines.map((l: any) => (typeof l === 'string' ? l : l.message ?? JSON.stringify(l))).join('\n'), /takes 12000 tokens \(Snowpea believed 1000000\)/);
+  });
+
+  it('issue 28 N2: an unrecognised 400 for a request near the window is taken for an overflow once: the session compacts and the retry succeeds', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    h = await createHarness({ files, settings: { 'model.contextWindow': 1_000_000, 'agent.compactAt': 1 } });
+    const s = h.agent.newSession();
+    for (let i = 0; i < 8; i++) h.server.enqueue({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i % names.length]}` }) }] });
+    h.server.enqueue({ text: 'ok' });
+    await h.agent.runTurn(s, 'read', new AbortController().signal);
+    // The window as the provider would have it: the request now fills 80% of it, below the compaction limit.
+    const used = (h.events.filter((e) => e.type === 'usage').at(-1) as any).usage.promptTokens;
+    (h.settings as any)['model.contextWindow'] = Math.round(used / 0.8);
+    (h.settings as any)['model.maxOutputTokens'] = 256;
+    h.server.enqueue(
+      { fault: { status: 400, message: 'Bad Request: sequence rejected by scheduler' } },
+      { text: '## Task\nSUMMARY-U' },
+      { text: 'recovered' },
+    );
+    const r = await h.agent.runTurn(s, 'and?', new AbortController().signal);
+    assert.equal(r.reason, 'done', r.error);
+    assert.equal(r.text, 'recovered');
+    assert.equal((h.events.find((e) => e.type === 'compaction') as any)?.trigger, 'overflow');
+  });
+
+  it('issue 28 N2: the same 400 for a small request is the provider\'s error, not an overflow', async () => {
+    h = await createHarness({ settings: { 'model.contextWindow': 1_000_000 } });
+    h.server.enqueue({ fault: { status: 400, message: 'Bad Request: sequence rejected by scheduler' } });
+    const r = await h.agent.runTurn(h.agent.newSession(), 'hi', new AbortController().signal);
+    assert.equal(r.reason, 'error');
+    assert.match(r.error!, /sequence rejected by scheduler/);
+    assert.equal(h.events.filter((e) => e.type === 'compaction').length, 0);
+  });
+
+  it('issue 28 N4: the summary request is capped, a summary no smaller than what it replaces falls back to dropping rounds, and a cut summary says so', async () => {
+    const files = sourceFiles();
+    const names = Object.keys(files);
+    h = await createHarness({ files, settings: { 'model.contextWindow': 1_000_000 } });
+    const s = h.agent.newSession();
+    for (let i = 0; i < 3; i++) h.server.enqueue({ toolCalls: [{ id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i]}` }) }] });
+    h.server.enqueue({ text: 'ok' });
+    await h.agent.runTurn(s, 'read', new AbortController().signal);
+    h.server.enqueue({ text: 'x '.repeat(200_000) });
+    const huge = await h.agent.compact(s, undefined, new AbortController().signal);
+    assert.equal(huge?.record.trigger, 'fallback');
+    assert.match(huge!.failure!, /the summary would leave the request at \d+ tokens \(before: \d+/);
+    const summaryBody = h.bodies().at(-1);
+    assert.ok(summaryBody.max_tokens > 0 && summaryBody.max_tokens <= 4096, `max_tokens ${summaryBody.max_tokens}`);
+    for (let i = 0; i < 3; i++) h.server.enqueue({ toolCalls: [{ id: `d${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat ${names[i]}` }) }] });
+    h.server.enqueue({ text: 'ok' });
+    await h.agent.runTurn(s, 'again', new AbortController().signal);
+    h.server.enqueue({ text: '## Task\nhalf a summ', finishReason: 'length' });
+    const cut = await h.agent.compact(s, undefined, new AbortController().signal);
+    assert.match(cut!.summary, /\[This summary was cut off at its length limit\.\]$/);
+  });
+
   it('issue 20: agent.compactAt null never compacts: a context_length answer ends the turn with the provider\'s error', async () => {
     h = await createHarness({ settings: { 'agent.compactAt': null } });
     const s = h.agent.newSession();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { displayEndpoint, isContextLengthError, scrubSecrets } from '../../../extension/core/model/errors';
 import { retryAfterMs, retryDelayMs, sleep } from '../../../extension/core/model/retry';
+import { statedContextWindow } from '../../../extension/core/model/errors';
 import { StreamAssembler } from '../../../extension/core/model/stream-assembler';
 
 describe('model retry timing', () => {
@@ -53,6 +54,36 @@ describe('model error helpers', () => {
     assert.ok(isContextLengthError(413, null, 'Input is too long for requested model.'));
     assert.ok(!isContextLengthError(400, null, 'Invalid value for temperature'));
     assert.ok(!isContextLengthError(429, null, 'Request too large for gpt-4o: maximum context length'));
+  });
+});
+
+describe('context-window wordings (issue 28 N2, N14)', () => {
+  it('N2: the wordings of Anthropic gateways, llama.cpp, older Ollama (500), vLLM V1, and any 400 naming token counts over a limit are context_length', () => {
+    const cases: Array<[number, string]> = [
+      [400, 'input length and `max_tokens` exceed context limit: 197000 + 8192 > 200000, decrease input length or `max_tokens` and try again'],
+      [400, 'request (41000 tokens) exceeds the available context size (32768 tokens), try increasing it'],
+      [500, 'input exceeds context length'],
+      [400, 'The decoder prompt (length 41234) is longer than the maximum model length of 32768. Make sure that `max_model_len` is no smaller than the number of text tokens.'],
+      [400, 'prompt has 41000 tokens, which is more than the 32768 tokens this deployment takes as input'],
+    ];
+    for (const [status, message] of cases) assert.ok(isContextLengthError(status, undefined, message), message);
+    assert.ok(!isContextLengthError(400, undefined, 'Invalid value for temperature: 3 is greater than the maximum of 2'), 'no token counts: not an overflow');
+    assert.ok(!isContextLengthError(500, undefined, 'prompt has 41000 tokens, the limit is 32768 tokens'), 'a 500 needs a known wording');
+  });
+
+  it('N14: the window an error states is read from each wording', () => {
+    const cases: Array<[string, number]> = [
+      ["This model's maximum context length is 10000 tokens. However, you requested 12000 tokens.", 10000],
+      ['Trying to keep the first 5000 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens', 4096],
+      ['prompt is too long: 210000 tokens > 200000 maximum', 200000],
+      ['request (41000 tokens) exceeds the available context size (32768 tokens), try increasing it', 32768],
+      ['The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).', 1048576],
+      ['The decoder prompt (length 41234) is longer than the maximum model length of 32,768.', 32768],
+      ['Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000 `inputs` tokens and 200 `max_new_tokens`', 4096],
+      ['Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length', 32768],
+    ];
+    for (const [message, n] of cases) assert.equal(statedContextWindow(message), n, message);
+    assert.equal(statedContextWindow('input exceeds context length'), undefined);
   });
 });
 

@@ -10,6 +10,13 @@ import { requestSize, TokenEstimator } from './estimate';
 import { omittedNote, summaryInstruction, summaryMessage } from './instruction';
 import { shrinkForSummary } from './shrink';
 import { leadingCompaction, requestView, viewEntries } from './view';
+import type { CutChoice } from './cut';
+
+/** The request view as it would be with a compaction of `content` at `choice` appended (nothing is stored). */
+function requestViewWith(messages: readonly Message[], content: string, choice: CutChoice): Message[] {
+  const record: CompactionRecord = { cut: choice.cut, ...(choice.pinned !== undefined ? { pinned: choice.pinned } : {}), trigger: 'manual', tokensBefore: 0, tokensAfter: 0, model: '', rounds: choice.rounds };
+  return requestView([...messages, { role: 'user', attachedBy: 'compaction', content, compaction: record }]);
+}
 
 /** The request as the loop would send it now: its system prompt, tools, and the pruned view of the transcript. */
 export interface RequestParts {
@@ -52,10 +59,25 @@ export class Compactor {
 
   constructor(private readonly deps: CompactorDeps) {}
 
-  /** The model's context window in tokens (model.contextWindow, else the built-in table). */
+  /** A window a provider stated in a context-length error, for the model it was stated for. */
+  private learned: { model: string; tokens: number } | undefined;
+
+  /** The model's context window in tokens: model.contextWindow, else the built-in table; never more than a window the provider stated. */
   window(): number {
     const s = this.deps.settings();
-    return modelCapabilities(s['model.name'], s).contextWindow;
+    const believed = modelCapabilities(s['model.name'], s).contextWindow;
+    return this.learned && this.learned.model === s['model.name'] ? Math.min(believed, this.learned.tokens) : believed;
+  }
+
+  /** The provider said the model's window is `tokens` (a context-length error): later requests compact against it. */
+  learnWindow(tokens: number | undefined): void {
+    if (!tokens) return;
+    const model = this.deps.settings()['model.name'];
+    if (this.learned?.model === model && this.learned.tokens <= tokens) return;
+    const before = this.window();
+    if (tokens >= before) return;
+    this.learned = { model, tokens };
+    this.deps.logger.info(`the provider says model "${model}" takes ${tokens} tokens (Snowpea believed ${before}); compacting against that from now on (model.contextWindow sets it for good)`);
   }
 
   /** Tokens the model may answer with, kept free in the window. */
@@ -109,6 +131,15 @@ export class Compactor {
       failure = (e as Error).message;
       this.deps.logger.warn(`session ${session.id}: the compaction summary failed (${failure}); dropping the oldest rounds instead`);
     }
+    if (!failure) {
+      // A summary no smaller than what it replaces, or still over the limit, frees nothing: the fallback does.
+      const after = this.estimate(session.id, this.wire(parts, [...requestViewWith(session.messages, summaryMessage(summary, choice.rounds), choice)]), parts.tools);
+      if (after >= tokensBefore || after > this.limit()) {
+        failure = `the summary would leave the request at ${after} tokens (before: ${tokensBefore}, limit: ${Number.isFinite(this.limit()) ? this.limit() : 'none'})`;
+        this.deps.logger.warn(`session ${session.id}: ${failure}; dropping the oldest rounds instead`);
+        summary = '';
+      }
+    }
     const previous = leadingCompaction(view);
     // A fallback keeps what an earlier summary said (not earlier omission notes).
     const earlier = typeof previous?.content === 'string' ? previous.content.split('\n\n').filter((p) => !OMITTED.test(p)).join('\n\n') : '';
@@ -140,10 +171,18 @@ export class Compactor {
       const shrunk = shrinkForSummary(parts.messages, (m) => this.estimate(session.id, [...this.wire(parts, m), instruction], parts.tools) <= room * 0.9);
       messages = [...this.wire(parts, shrunk), instruction];
     }
-    const r = await client.complete({ messages, tools: parts.tools, cacheKey: session.parentId ?? session.id }, {}, o.signal);
-    const summary = r.text.trim();
+    const r = await client.complete({ messages, tools: parts.tools, cacheKey: session.parentId ?? session.id, maxOutputTokens: this.summaryCap() }, {}, o.signal);
+    let summary = r.text.trim();
     if (!summary) throw new Error(r.toolCalls.length ? 'the model called a tool instead of writing the summary' : 'the model answered with no summary');
+    if (r.finishReason === 'length') summary += '\n\n[This summary was cut off at its length limit.]';
     return { summary, ...(r.usage ? { usage: r.usage } : {}) };
+  }
+
+  /** Most tokens a summary may take: a quarter of the compaction limit, within the answer budget. */
+  summaryCap(): number {
+    const limit = this.limit();
+    const quarter = Number.isFinite(limit) ? Math.floor(limit / 4) : this.answerBudget();
+    return Math.max(256, Math.min(quarter, this.answerBudget()));
   }
 
   forget(sessionId: string): void {

@@ -138,7 +138,7 @@ export function createAnthropicClient(opts: AnthropicClientOptions): ModelClient
     if (signal.aborted) throw cancelled();
     const body = messagesParams(req, {
       model: opts.model,
-      maxOutputTokens: opts.maxOutputTokens,
+      maxOutputTokens: req.maxOutputTokens ? Math.min(req.maxOutputTokens, opts.maxOutputTokens ?? req.maxOutputTokens) : opts.maxOutputTokens,
       thinkingBudgetTokens: opts.thinkingBudgetTokens,
       cacheBreakpoints: (opts.cacheHints ?? 'auto') !== 'off',
     });
