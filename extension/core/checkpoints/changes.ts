@@ -42,6 +42,13 @@ export function parseNumstat(out: string): Map<string, { added: number | null; r
   return stats;
 }
 
+const ORDER: Record<ChangeStatus, number> = { added: 0, deleted: 1, modified: 2 };
+
+/** Removals first (files created since, which a restore deletes), then recreations, then rewrites; by path within each. */
+export function byRestoreOrder(a: FileChange, b: FileChange): number {
+  return ORDER[a.status] - ORDER[b.status] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
 /** A path git may hand back that stays inside the work tree: relative, no `..`, no empty segment. */
 export function safeRelative(p: string): boolean {
   return !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && p.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('\\'));

@@ -1,3 +1,3 @@
-export { CheckpointStore, NoCheckpointError, type Checkpoint, type CheckpointStoreOptions, type SnapshotResult } from './store';
+export { CheckpointStore, NoCheckpointError, type Checkpoint, type CheckpointStoreOptions, type RestorePlan, type SnapshotResult } from './store';
 export { diffStatLine, statLine, type ChangeStatus, type FileChange, type FileStat } from './changes';
 export { userMessageLines } from './transcript';

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BYTE_EXACT_ATTRIBUTES, nulList, shadowGit, type ShadowRepo } from './shadow-git';
+import { addArgs, addPathspecInput, lsFilesArgs, rulesKey, type TreeRules } from './tree-rules';
 
 /** `<dir>/<hash of the workspace's real path>`: the shadow repository of a workspace. */
 export function shadowDirFor(dir: string, workspaceRoot: string): string {
@@ -44,40 +45,61 @@ export async function ensureRepo(repo: ShadowRepo, keepOut: readonly string[], s
 
 /** An exclude pattern for `dir` when it is inside `root` (anchored, its characters taken literally). */
 function insidePattern(root: string, dir: string): string[] {
-  const rel = path.relative(root, realOr(dir));
-  if (!rel || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return [];
-  return [`/${rel.split(path.sep).join('/').replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}/`];
+  return keepOutPaths(root, [dir]).map((rel) => `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}/`);
+}
+
+/** Those of `dirs` that lie inside `root`, relative to it and `/`-separated. */
+export function keepOutPaths(root: string, dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) => {
+    const rel = path.relative(root, realOr(dir));
+    if (!rel || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return [];
+    return [rel.split(path.sep).join('/')];
+  });
 }
 
 /**
  * Runs `fn` with a private copy of the shadow's index that `git add -A` has brought up to the
- * work tree, and the tree it stands for. `keep`: the copy becomes the shadow's index afterwards
- * (a fresher stat cache); otherwise it is dropped.
+ * work tree under `rules`, and the tree it stands for. `keep`: the copy becomes the shadow's
+ * index afterwards (a fresher stat cache); otherwise it is dropped. The shadow's index is copied
+ * only when it was built under the same rules (an entry another rule took would linger).
  */
-export async function withWorkTreeIndex<T>(repo: ShadowRepo, signal: AbortSignal, keep: boolean, fn: (index: string, tree: string) => Promise<T>): Promise<T> {
+export async function withWorkTreeIndex<T>(repo: ShadowRepo, signal: AbortSignal, keep: boolean, rules: TreeRules, fn: (index: string, tree: string) => Promise<T>): Promise<T> {
   const shared = path.join(repo.gitDir, 'index');
   const index = path.join(repo.gitDir, `index-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const key = rulesKey(rules);
   try {
     // Timestamps kept: git's racy-entry check compares file times with the index's own.
-    if (fs.existsSync(shared)) await fs.promises.cp(shared, index, { preserveTimestamps: true });
-    await shadowGit(repo, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, index, input: await addPathspecs(repo, index, signal) });
+    if (fs.existsSync(shared) && indexRules(repo) === key) await fs.promises.cp(shared, index, { preserveTimestamps: true });
+    if (rules.notHeld.length) await shadowGit(repo, ['update-index', '--force-remove', '-z', '--stdin'], { signal, index, input: rules.notHeld.join('\0') + '\0' });
+    await shadowGit(repo, await addArgs(repo, rules), { signal, index, input: addPathspecInput(rules, await nestedRepos(repo, rules, index, signal)) });
     const tree = (await shadowGit(repo, ['write-tree'], { signal, index })).trim();
     const result = await fn(index, tree);
-    if (keep) await fs.promises.rename(index, shared);
+    if (keep) {
+      await fs.promises.rename(index, shared);
+      await fs.promises.writeFile(path.join(repo.gitDir, INDEX_RULES), `${key}\n`);
+    }
     return result;
   } finally {
     await fs.promises.rm(index, { force: true });
   }
 }
 
-/**
- * What `git add --all` takes: the whole work tree except nested repositories not yet seen (a
- * nested repository is its own; git would record it as a gitlink, or fail on one without commits).
- */
-async function addPathspecs(repo: ShadowRepo, index: string, signal: AbortSignal): Promise<string> {
-  const others = nulList(await shadowGit(repo, ['ls-files', '-z', '--others', '--exclude-standard'], { signal, index }));
-  const nested = others.filter((p) => p.endsWith('/')).map((p) => `:(exclude,literal)${p.slice(0, -1)}`);
-  return [':(literal).', ...nested].join('\0') + '\0';
+/** Beside the shadow's index: the rules it was built under. */
+const INDEX_RULES = 'snowpea-index-rules';
+
+/** The rules the shadow's index was built under; an index from before coverage was Snowpea's was built under the .gitignore alone. */
+export function indexRules(repo: ShadowRepo): string {
+  try {
+    return fs.readFileSync(path.join(repo.gitDir, INDEX_RULES), 'utf8').trim();
+  } catch {
+    return rulesKey({ mode: 'gitignore', excludes: [], keepOut: [], notHeld: [] });
+  }
+}
+
+/** Nested repositories not yet seen: a nested repository is its own (git would record it as a gitlink, or fail on one without commits). */
+async function nestedRepos(repo: ShadowRepo, rules: TreeRules, index: string, signal: AbortSignal): Promise<string[]> {
+  const others = nulList(await shadowGit(repo, await lsFilesArgs(repo, rules, false), { signal, index }));
+  return others.filter((p) => p.endsWith('/')).map((p) => p.slice(0, -1));
 }
 
 /** Pathspecs for exactly these files (no glob or magic in their names), NUL-separated for `--pathspec-from-file`. */

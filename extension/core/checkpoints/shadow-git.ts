@@ -70,8 +70,12 @@ export class GitMissingError extends Error {
 }
 
 export class GitFailedError extends Error {
-  constructor(args: string[], code: number, stderr: string) {
-    super(`git ${args[0]} exited with code ${code}: ${stderr.trim().slice(0, 2000)}`);
+  constructor(
+    args: string[],
+    readonly exitCode: number,
+    stderr: string,
+  ) {
+    super(`git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0]} exited with code ${exitCode}: ${stderr.trim().slice(0, 2000)}`);
   }
 }
 
@@ -109,11 +113,11 @@ export function shadowGit(repo: ShadowRepo, args: string[], run: GitRun): Promis
 }
 
 /**
- * The NUL-separated records of `git <args>` as git writes them; leaving the loop early (or an
- * abort) kills git, so a walk of a large work tree stops as soon as the caller has seen enough.
+ * The NUL-separated records of `git <args>` as git writes them (`index`: GIT_INDEX_FILE, absent:
+ * the shadow's own); leaving the loop early (or an abort) kills git, so a walk of a large work tree stops as soon as the caller has seen enough.
  */
-export async function* shadowGitRecords(repo: ShadowRepo, args: string[], signal: AbortSignal): AsyncGenerator<string> {
-  const child = spawn('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, undefined), signal, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+export async function* shadowGitRecords(repo: ShadowRepo, args: string[], signal: AbortSignal, index?: string): AsyncGenerator<string> {
+  const child = spawn('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, index), signal, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exit = new Promise<number>((resolve, reject) => {

@@ -3,26 +3,33 @@ import type { CheckpointSeam } from '../conversation/checkpoint-seam';
 import type { Message } from '../conversation/messages';
 import type { Logger } from '../log';
 import type { Settings } from '../settings/schema';
-import { parseNumstat, parseRaw, type FileChange, type FileStat } from './changes';
-import { ensureRepo, literalPathspecs, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
+import { byRestoreOrder, parseNumstat, parseRaw, type FileChange, type FileStat } from './changes';
+import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
+import { notHeldBy } from './not-held';
+import { collect, pruneStore } from './prune';
+import { ensureRepo, keepOutPaths, literalPathspecs, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
 import { GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
 import { userMessageLines } from './transcript';
-import { workspaceBytes } from './workspace-size';
+import type { TreeRules } from './tree-rules';
+import { scanWorkTree } from './workspace-size';
 
 export interface CheckpointStoreOptions {
   workspaceRoot: string;
   /** Folder of the shadow repositories, one per workspace (e.g. `<state dir>/checkpoints`); never inside a workspace. */
   dir: string;
-  settings: () => Pick<Settings, 'checkpoints.enabled' | 'checkpoints.maxWorkspaceMB'>;
+  settings: () => Pick<Settings, 'checkpoints.enabled' | 'checkpoints.maxWorkspaceMB'> & Partial<Pick<Settings, 'checkpoints.maxFileMB' | 'checkpoints.maxStoreMB' | 'checkpoints.maxAgeDays'>>;
   logger: Logger;
   /** Told once per kind of problem (workspace too large, not a folder, no git), for the caller to show. */
   onNotice?: (message: string) => void;
   /** Snowpea's own folders (state.db's, scratch), never recorded or restored when the workspace holds them; `dir` always is. */
   keepOut?: string[];
+  /** Now, in ms since the epoch (tests move it; checkpoints expire by it). */
+  clock?: () => number;
 }
 
 export type SnapshotResult =
-  | { ok: true; turn: number; commit: string }
+  /** `note`: what the checkpoint left out that the user should know (the .gitignore fallback). */
+  | { ok: true; turn: number; commit: string; note?: string }
   | { ok: false; reason: 'disabled' | 'too-large' | 'not-a-folder' | 'no-git' | 'cancelled' | 'failed'; message: string };
 
 export interface Checkpoint {
@@ -36,8 +43,20 @@ export interface Checkpoint {
 
 export class NoCheckpointError extends Error {}
 
+/** What a restore to a checkpoint would do: the files it changes, removals first, and the ones it leaves alone. */
+export interface RestorePlan {
+  changes: FileChange[];
+  /** Files that look created since but that the checkpoint could not hold (over the size limit, or excluded by the .gitignore it was taken under): never removed. */
+  leftAlone: string[];
+}
+
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const MB = 1024 * 1024;
+const DAY = 24 * 3600 * 1000;
+/** The defaults of the limits a caller's settings may leave out. */
+const DEFAULTS = { 'checkpoints.maxFileMB': 20, 'checkpoints.maxStoreMB': 1000, 'checkpoints.maxAgeDays': 7 };
+/** Most over-limit files a log line names. */
+const MAX_NAMED = 20;
 /** One git operation at a time per shadow repository in this process. */
 const queues = new Map<string, Promise<unknown>>();
 
@@ -65,16 +84,28 @@ export class CheckpointStore implements CheckpointSeam {
     }
     try {
       return await this.exclusive(async () => {
-        await ensureRepo(this.repo, [this.opts.dir, ...(this.opts.keepOut ?? [])], signal);
-        const limit = s['checkpoints.maxWorkspaceMB'];
-        const bytes = await workspaceBytes(this.repo, limit * MB, signal);
-        if (bytes > limit * MB) return { ok: false, reason: 'too-large', message: tooLarge(bytes, limit) } as const;
-        const commit = await withWorkTreeIndex(this.repo, signal, true, async (_index, tree) =>
-          (await shadowGit(this.repo, ['commit-tree', tree, '-m', `Snowpea checkpoint: session ${sessionId}, before turn ${turn}`], { signal })).trim(),
+        await ensureRepo(this.repo, this.keepOutDirs(), signal);
+        const limit = s['checkpoints.maxWorkspaceMB'] * MB;
+        let base: Omit<TreeRules, 'notHeld'> = { mode: 'all', excludes: SNOWPEA_EXCLUDES, keepOut: this.keepOut() };
+        let scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), limit, signal);
+        let note: string | undefined;
+        if (scan.bytes > limit) {
+          // Every file is too much: the repository's .gitignore decides what else stays out (said once).
+          const narrow = { ...base, mode: 'gitignore' } as const;
+          const narrowScan = await scanWorkTree(this.repo, narrow, this.maxFileBytes(), limit, signal);
+          if (narrowScan.bytes > limit) return { ok: false, reason: 'too-large', message: tooLarge(narrowScan.bytes, s['checkpoints.maxWorkspaceMB']) } as const;
+          note = fallbackNote(this.repo.workTree, scan.bytes, s['checkpoints.maxWorkspaceMB']);
+          [base, scan] = [narrow, narrowScan];
+        }
+        const rules: TreeRules = { ...base, notHeld: scan.overLimit };
+        const title = `Snowpea checkpoint: session ${sessionId}, before turn ${turn}`;
+        const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, tree) =>
+          (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(title, rules) })).trim(),
         );
         await shadowGit(this.repo, ['update-ref', ref, commit], { signal });
-        await shadowGit(this.repo, ['gc', '--auto', '--quiet'], { signal });
-        return { ok: true, turn, commit } as const;
+        if (scan.overLimit.length) this.opts.logger.info(notHeldLine(turn, scan.overLimit, this.maxFileBytes()));
+        await this.prune(signal);
+        return { ok: true, turn, commit, ...(note ? { note } : {}) } as const;
       });
     } catch (e) {
       if (e instanceof GitMissingError) return { ok: false, reason: 'no-git', message: 'checkpoints are off: git was not found on PATH' };
@@ -84,13 +115,18 @@ export class CheckpointStore implements CheckpointSeam {
   }
 
   async atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
-    const r = await this.snapshot(sessionId, turn, signal).catch((e: Error) => ({ ok: false, reason: 'failed', message: e.message }) as const);
-    if (r.ok || r.reason === 'disabled' || r.reason === 'cancelled') return;
+    const r: SnapshotResult = await this.snapshot(sessionId, turn, signal).catch((e: Error) => ({ ok: false, reason: 'failed', message: e.message }) as const);
+    if (r.ok) return r.note ? this.tellOnce('gitignore-fallback', r.note) : undefined;
+    if (r.reason === 'disabled' || r.reason === 'cancelled') return;
     if (r.reason === 'failed') return this.opts.logger.warn(r.message);
-    if (this.told.has(r.reason)) return;
-    this.told.add(r.reason);
-    this.opts.logger.warn(r.message);
-    this.opts.onNotice?.(r.message);
+    this.tellOnce(r.reason, r.message);
+  }
+
+  private tellOnce(kind: string, message: string): void {
+    if (this.told.has(kind)) return;
+    this.told.add(kind);
+    this.opts.logger.warn(message);
+    this.opts.onNotice?.(message);
   }
 
   async forget(sessionId: string): Promise<void> {
@@ -101,7 +137,7 @@ export class CheckpointStore implements CheckpointSeam {
         const refs = nulList(await shadowGit(this.repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal })).map((r) => r.trim()).filter(Boolean);
         if (!refs.length) return;
         await shadowGit(this.repo, ['update-ref', '--stdin'], { signal, input: refs.map((r) => `delete ${r}\n`).join('') });
-        await shadowGit(this.repo, ['prune', '--expire=1.hour.ago'], { signal });
+        await collect(this.repo, signal);
       });
     } catch (e) {
       this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId}: ${(e as Error).message}`);
@@ -123,27 +159,44 @@ export class CheckpointStore implements CheckpointSeam {
     return list.sort((a, b) => a.turn - b.turn);
   }
 
-  /** Files added, modified or deleted in the work tree since the checkpoint of `turn` (ignored files and nested repositories left out). */
+  /**
+   * Files added, modified or deleted in the work tree since the checkpoint of `turn`, removals
+   * first (files the checkpoint could not hold, Snowpea's excludes and nested repositories left out).
+   */
   async changedSince(sessionId: string, turn: number, signal: AbortSignal): Promise<FileChange[]> {
-    return (await this.compare(sessionId, turn, signal, false)).changes;
+    return (await this.restorePlan(sessionId, turn, signal)).changes;
+  }
+
+  /** What `restore` would do now: the files it changes and those it leaves alone. */
+  async restorePlan(sessionId: string, turn: number, signal: AbortSignal): Promise<RestorePlan> {
+    const commit = await this.commitOf(sessionId, turn, signal);
+    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan));
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */
   async diffStat(sessionId: string, turn: number, signal: AbortSignal): Promise<FileStat[]> {
-    const { changes, numstat } = await this.compare(sessionId, turn, signal, true);
-    return changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) }));
+    const commit = await this.commitOf(sessionId, turn, signal);
+    return this.exclusive(() =>
+      this.withPlan(commit, signal, true, async ({ changes }, _index, tree) => {
+        const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
+        return changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) }));
+      }),
+    );
   }
 
   /**
    * Puts every file changed since the checkpoint of `turn` back as it was: modified files
-   * rewritten byte for byte, deleted ones recreated, files created since removed. git writes
-   * them and never through a symlink (a symlinked folder in the way is replaced, its target untouched).
+   * rewritten byte for byte, deleted ones recreated, files created since removed. A file the
+   * checkpoint could not hold is never removed. `confirmed`: the list the user agreed to; a
+   * change not on it (a file made since they were asked) is left alone. git writes the files and
+   * never through a symlink (a symlinked folder in the way is replaced, its target untouched).
    */
-  async restore(sessionId: string, turn: number, signal: AbortSignal): Promise<FileChange[]> {
+  async restore(sessionId: string, turn: number, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<FileChange[]> {
     const commit = await this.commitOf(sessionId, turn, signal);
+    const agreed = confirmed && new Set(confirmed.map(changeKey));
     return this.exclusive(() =>
-      withWorkTreeIndex(this.repo, signal, false, async (index, tree) => {
-        const changes = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
+      this.withPlan(commit, signal, false, async (plan, index) => {
+        const changes = agreed ? plan.changes.filter((c) => agreed.has(changeKey(c))) : plan.changes;
         if (!changes.length) return [];
         const input = literalPathspecs(changes.map((c) => c.path));
         await shadowGit(this.repo, ['restore', `--source=${commit}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, index, input });
@@ -152,15 +205,51 @@ export class CheckpointStore implements CheckpointSeam {
     );
   }
 
-  private async compare(sessionId: string, turn: number, signal: AbortSignal, withNumstat: boolean) {
-    const commit = await this.commitOf(sessionId, turn, signal);
-    return this.exclusive(() =>
-      withWorkTreeIndex(this.repo, signal, true, async (_index, tree) => {
-        const changes = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
-        const numstat = withNumstat && changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
-        return { changes, numstat };
-      }),
-    );
+  /**
+   * Runs `fn` with the plan of a restore to `commit`: the work tree taken under the rules the
+   * checkpoint was taken under (its coverage, today's size limit), compared with it, and the
+   * files that look created since but that it could not hold set apart.
+   */
+  private async withPlan<T>(commit: string, signal: AbortSignal, keep: boolean, fn: (plan: RestorePlan, index: string, tree: string) => Promise<T>): Promise<T> {
+    const coverage = parseCoverage(await shadowGit(this.repo, ['cat-file', 'commit', commit], { signal }));
+    const base = { mode: coverage.mode, excludes: coverage.excludes, keepOut: this.keepOut() };
+    const scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), Infinity, signal);
+    return withWorkTreeIndex(this.repo, signal, keep, { ...base, notHeld: scan.overLimit }, async (index, tree) => {
+      const raw = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
+      const leftAlone = await notHeldBy(this.repo, commit, coverage, raw.filter((c) => c.status === 'added').map((c) => c.path), signal);
+      const changes = raw.filter((c) => !leftAlone.has(c.path)).map((c) => (c.status === 'deleted' && this.present(c.path) ? { ...c, status: 'modified' as const } : c));
+      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort() }, index, tree);
+    });
+  }
+
+  /** A file is at `rel` (one the comparison left out, being over the size limit now). */
+  private present(rel: string): boolean {
+    return !!fs.lstatSync(`${this.repo.workTree}/${rel}`, { throwIfNoEntry: false });
+  }
+
+  private keepOutDirs(): string[] {
+    return [this.opts.dir, ...(this.opts.keepOut ?? [])];
+  }
+
+  private keepOut(): string[] {
+    return keepOutPaths(this.repo.workTree, this.keepOutDirs());
+  }
+
+  private maxFileBytes(): number {
+    return (this.opts.settings()['checkpoints.maxFileMB'] ?? DEFAULTS['checkpoints.maxFileMB']) * MB;
+  }
+
+  /** The store's limits kept after a checkpoint: expired ones and, over the cap, the oldest removed (said in the log). */
+  private async prune(signal: AbortSignal): Promise<void> {
+    const s = this.opts.settings();
+    const limits = {
+      maxStoreBytes: (s['checkpoints.maxStoreMB'] ?? DEFAULTS['checkpoints.maxStoreMB']) * MB,
+      maxAgeMs: (s['checkpoints.maxAgeDays'] ?? DEFAULTS['checkpoints.maxAgeDays']) * DAY,
+      now: (this.opts.clock ?? Date.now)(),
+    };
+    const said = await pruneStore(this.repo, limits, signal);
+    if (said) this.opts.logger.info(said);
+    else await shadowGit(this.repo, ['gc', '--auto', '--quiet'], { signal });
   }
 
   /** `git diff-tree` from a checkpoint's tree to another tree (plumbing: no external diff, no textconv). */
@@ -189,6 +278,20 @@ function refName(sessionId: string, turn: number): string {
   if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId)}`);
   if (!Number.isInteger(turn) || turn < 1) throw new Error(`not a turn number: ${turn}`);
   return `refs/snowpea/${sessionId}/${turn}`;
+}
+
+function changeKey(c: FileChange): string {
+  return `${c.status}\0${c.path}`;
+}
+
+function fallbackNote(workTree: string, bytes: number, limitMB: number): string {
+  return `files your .gitignore excludes are not in this workspace's checkpoints: with them ${workTree} holds at least ${Math.ceil(bytes / MB)} MB, over the ${limitMB} MB limit (checkpoints.maxWorkspaceMB); a restore leaves them alone`;
+}
+
+function notHeldLine(turn: number, files: readonly string[], maxFileBytes: number): string {
+  const named = files.slice(0, MAX_NAMED).join(', ');
+  const more = files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more` : '';
+  return `not in the checkpoint before turn ${turn} (over checkpoints.maxFileMB, ${maxFileBytes / MB} MB; a restore leaves them alone): ${named}${more}`;
 }
 
 function tooLarge(bytes: number, limitMB: number): string {

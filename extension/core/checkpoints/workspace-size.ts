@@ -1,36 +1,57 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { indexRules } from './repo';
 import { shadowGitRecords, type ShadowRepo } from './shadow-git';
+import { lsFilesArgs, rulesKey, type TreeRules } from './tree-rules';
 
 const BATCH = 256;
 
+export interface WorkTreeScan {
+  /** Bytes of the files a checkpoint under the rules would hold (a lower bound once past `limit`). */
+  bytes: number;
+  /** Files over the per-file limit, which it would not hold (those seen before the walk stopped). */
+  overLimit: string[];
+  /** Files it would hold (those seen before the walk stopped). */
+  files: number;
+}
+
 /**
- * Bytes of the files a checkpoint would hold: those git sees in the work tree with the
- * workspace's ignore rules (.gitignore files, the shadow's info/exclude), nested repositories
- * and symlink targets left out. Read before anything is copied into the shadow repository; the
- * walk stops once the total passes `limit` (then the result is a lower bound above it).
+ * What a checkpoint under `rules` would hold: the files git lists under them, nested
+ * repositories and symlink targets left out, each file over `maxFileBytes` set aside. Read
+ * before anything is copied into the shadow repository; the walk stops once the total passes
+ * `limit`.
  */
-export async function workspaceBytes(repo: ShadowRepo, limit: number, signal: AbortSignal): Promise<number> {
-  let total = 0;
+export async function scanWorkTree(repo: ShadowRepo, rules: Omit<TreeRules, 'notHeld'>, maxFileBytes: number, limit: number, signal: AbortSignal): Promise<WorkTreeScan> {
+  const scan: WorkTreeScan = { bytes: 0, overLimit: [], files: 0 };
   let batch: string[] = [];
   const add = async () => {
     const sizes = await Promise.all(
       batch.map((f) =>
         fs.promises.lstat(path.join(repo.workTree, f)).then(
           (st) => (st.isFile() ? st.size : 0),
-          () => 0, // deleted since the last checkpoint
+          () => -1, // deleted since the last checkpoint
         ),
       ),
     );
-    for (const s of sizes) total += s;
+    sizes.forEach((s, i) => {
+      if (s > maxFileBytes) scan.overLimit.push(batch[i]);
+      else if (s >= 0) {
+        scan.bytes += s;
+        scan.files++;
+      }
+    });
     batch = [];
   };
-  for await (const file of shadowGitRecords(repo, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], signal)) {
+  const full = { ...rules, notHeld: [] };
+  // The shadow's index lists files too (`--cached`), but only one built under these rules.
+  const index = indexRules(repo) === rulesKey(full) ? undefined : path.join(repo.gitDir, 'snowpea-no-index');
+  for await (const file of shadowGitRecords(repo, await lsFilesArgs(repo, full, true), signal, index)) {
+    if (file.endsWith('/')) continue; // a nested repository
     batch.push(file);
     if (batch.length < BATCH) continue;
     await add();
-    if (total > limit) return total;
+    if (scan.bytes > limit) return scan;
   }
   await add();
-  return total;
+  return scan;
 }

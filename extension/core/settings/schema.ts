@@ -92,8 +92,11 @@ export const settingDefs = {
   'media.imageModel': def(z.string().min(1), 'gpt-image-1', 'Model used by media_image_generate and media_image_edit.'),
   'media.speechModel': def(z.string().min(1), 'gpt-4o-mini-tts', 'Model used by media_speech (the endpoint\'s speech API).'),
   'media.transcribeModel': def(z.string().min(1), 'whisper-1', 'Model used by media_transcribe (the endpoint\'s transcription API).'),
-  'checkpoints.enabled': def(z.boolean(), true, 'Keep a checkpoint of the workspace\'s files before each message (a shadow git repository in Snowpea\'s storage, outside the workspace; .gitignore is honoured), so the files can be restored to how they were before it. User settings only: a repository cannot turn off your way back.', 'user'),
-  'checkpoints.maxWorkspaceMB': def(int(1, 100_000), 200, 'Largest workspace, in MB of files .gitignore does not exclude, that gets checkpoints; a larger one gets none, and a message says so once. User settings only.', 'user'),
+  'checkpoints.enabled': def(z.boolean(), true, 'Keep a checkpoint of the workspace\'s files before each message (a shadow git repository in Snowpea\'s storage, outside the workspace), so the files can be restored to how they were before it. It holds every file but dependency and build folders (node_modules, dist, build, target, .venv, ...) and files over checkpoints.maxFileMB, whatever the repository\'s .gitignore says. User settings only: a repository cannot turn off your way back.', 'user'),
+  'checkpoints.maxWorkspaceMB': def(int(1, 100_000), 200, 'Largest workspace, in MB of the files a checkpoint holds, that gets checkpoints of every file; over it, files the .gitignore excludes are left out (a message says so once), and a workspace still over it gets none. User settings only.', 'user'),
+  'checkpoints.maxFileMB': def(int(1, 10_000), 20, 'Files larger than this many MB are not held by checkpoints (the log names them), and a restore leaves them alone. User settings only.', 'user'),
+  'checkpoints.maxStoreMB': def(int(1, 1_000_000), 1000, 'Most MB one workspace\'s checkpoints may take; over it the oldest are removed (the log says which), the newest always kept. User settings only.', 'user'),
+  'checkpoints.maxAgeDays': def(int(1, 3650), 7, 'Checkpoints older than this many days are removed (like saved tool outputs). User settings only.', 'user'),
   'log.level': def(z.enum(['error', 'warn', 'info', 'debug']), 'info' as 'error' | 'warn' | 'info' | 'debug', 'Log detail. Prompts and tool outputs are logged only at debug.'),
 } as const;
 

@@ -69,7 +69,7 @@ describe('checkpoint store (issue 19: checkpoints)', function () {
     assert.ok(read(w.ws, 'mixed.cfg').equals(Buffer.from('a\r\nb\nc\r\n')), 'mixed line endings equal');
   });
 
-  it('issue 19 checkpoints: ignored files are neither recorded nor touched, and the workspace .git is never recorded', async () => {
+  it('issue 19 checkpoints (as red team N6 changed it): files the .gitignore excludes are recorded and restored; Snowpea\'s excludes and the workspace .git are never recorded', async () => {
     write(w.ws, '.gitignore', 'build/\n*.log\n');
     write(w.ws, 'sub/.gitignore', 'local.txt\n');
     write(w.ws, 'build/out.js', 'v1');
@@ -80,12 +80,12 @@ describe('checkpoint store (issue 19: checkpoints)', function () {
     for (const f of ['build/out.js', 'debug.log', 'sub/local.txt', 'kept.txt']) write(w.ws, f, 'v2');
     write(w.ws, 'build/new.js', 'v2');
 
-    assert.deepEqual(await w.store.changedSince(SID, 1, signal()), [{ path: 'kept.txt', status: 'modified' }]);
+    assert.deepEqual(await w.store.changedSince(SID, 1, signal()), ['debug.log', 'kept.txt', 'sub/local.txt'].map((path) => ({ path, status: 'modified' })));
     await w.store.restore(SID, 1, signal());
-    assert.equal(read(w.ws, 'kept.txt').toString(), 'v1');
-    for (const f of ['build/out.js', 'debug.log', 'sub/local.txt', 'build/new.js']) assert.equal(read(w.ws, f).toString(), 'v2', f);
+    for (const f of ['kept.txt', 'debug.log', 'sub/local.txt']) assert.equal(read(w.ws, f).toString(), 'v1', f);
+    for (const f of ['build/out.js', 'build/new.js']) assert.equal(read(w.ws, f).toString(), 'v2', f);
     const tree = execFileSync('git', ['--git-dir', w.store.repo.gitDir, 'ls-tree', '-r', '--name-only', `refs/snowpea/${SID}/1`], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
-    assert.deepEqual(tree.trim().split('\n').sort(), ['.gitignore', 'kept.txt', 'sub/.gitignore']);
+    assert.deepEqual(tree.trim().split('\n').sort(), ['.gitignore', 'debug.log', 'kept.txt', 'sub/.gitignore', 'sub/local.txt']);
     assert.ok(!w.store.repo.gitDir.startsWith(w.ws), 'the shadow repository is outside the workspace');
   });
 

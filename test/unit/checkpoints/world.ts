@@ -13,6 +13,10 @@ export interface World {
   log: ReturnType<typeof recordingLogger>;
   notices: string[];
   limitMB: number;
+  /** checkpoints.maxFileMB, maxStoreMB and maxAgeDays. */
+  maxFileMB: number;
+  maxStoreMB: number;
+  maxAgeDays: number;
   enabled: boolean;
   store: CheckpointStore;
 }
@@ -29,6 +33,9 @@ export function checkpointWorld(prefix: string): World {
     w.log = recordingLogger();
     w.notices = [];
     w.limitMB = 200;
+    w.maxFileMB = 20;
+    w.maxStoreMB = 2000;
+    w.maxAgeDays = 7;
     w.enabled = true;
     w.store = newStore(w);
   });
@@ -43,7 +50,13 @@ export function newStore(w: World, workspaceRoot = w.ws): CheckpointStore {
   return new CheckpointStore({
     workspaceRoot,
     dir: path.join(w.state, 'checkpoints'),
-    settings: () => ({ 'checkpoints.enabled': w.enabled, 'checkpoints.maxWorkspaceMB': w.limitMB }),
+    settings: () => ({
+      'checkpoints.enabled': w.enabled,
+      'checkpoints.maxWorkspaceMB': w.limitMB,
+      'checkpoints.maxFileMB': w.maxFileMB,
+      'checkpoints.maxStoreMB': w.maxStoreMB,
+      'checkpoints.maxAgeDays': w.maxAgeDays,
+    }),
     logger: w.log,
     onNotice: (m) => w.notices.push(m),
   });
