@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { configuredHooksDir } from './hooks-path';
-import { sensitiveHomeReason } from './sensitive-home';
+import { sensitiveHomeReason, homeConfigReason } from './sensitive-home';
 
 /** A model-given path resolved against the workspace, symlinks followed. */
 export interface ResolvedPath {
@@ -178,7 +178,11 @@ export function resolveToolPath(workspaceRoot: string, input: string): ResolvedP
   const hardLinks = exists ? hardLinksOf(real) : 0;
   const linked = hardLinks > 1 ? `${display} has ${hardLinks} hard links; writing it changes the other names too` : undefined;
   const reason =
-    (rel !== undefined ? protectedReason(rel, hooksRel) : undefined) ?? (lexRel !== undefined ? protectedReason(lexRel, hooksRel) : undefined) ?? sensitiveReason ?? linked;
+    (rel !== undefined ? protectedReason(rel, hooksRel) : undefined) ??
+    (lexRel !== undefined ? protectedReason(lexRel, hooksRel) : undefined) ??
+    sensitiveReason ??
+    homeConfigReason(display, real, abs) ??
+    linked;
   return { input, abs, real, exists, inside, protectedReason: reason, sensitiveReason, hardLinks, display };
 }
 

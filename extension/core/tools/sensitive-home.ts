@@ -64,3 +64,43 @@ export function sensitiveHomeReason(display: string, ...paths: string[]): string
   }
   return undefined;
 }
+
+/**
+ * The user's own configuration that runs programs or widens what an editor or Snowpea may do:
+ * shell start-up files, git's and VS Code's user settings (where `snowpea.approvals.autoApprove`
+ * lives). Writing them always asks; they matter when the workspace is the home folder (red team
+ * I4), since elsewhere they are outside the workspace and ask anyway.
+ */
+const HOME_RUN_CONFIG: ReadonlyArray<[string, string]> = [
+  ['.bashrc', 'a shell start-up file'],
+  ['.bash_profile', 'a shell start-up file'],
+  ['.bash_login', 'a shell start-up file'],
+  ['.profile', 'a shell start-up file'],
+  ['.zshrc', 'a shell start-up file'],
+  ['.zshenv', 'a shell start-up file'],
+  ['.zprofile', 'a shell start-up file'],
+  ['.config/fish', 'shell start-up files'],
+  ['.gitconfig', "git's user config (it names programs git runs)"],
+  ['.config/git', "git's user config (it names programs git runs)"],
+  ['.config/Code', "VS Code's user settings"],
+  ['.config/Code - OSS', "VS Code's user settings"],
+  ['.config/VSCodium', "VS Code's user settings"],
+  ['.vscode-server', "VS Code's server settings and extensions"],
+  ['.local/share/code-server', "code-server's user settings and extensions"],
+  ['.config/autostart', 'programs started at login'],
+  ['.config/systemd/user', 'services started at login'],
+  ['.snowpea/settings.json', "Snowpea's user settings"],
+];
+
+/** Why writing `paths` (one file, lexical and real) changes the user's own program-running config; undefined when it does not. */
+export function homeConfigReason(display: string, ...paths: string[]): string | undefined {
+  const home = os.homedir();
+  const homes = [...new Set([home, real(home) ?? home])];
+  for (const [rel, what] of HOME_RUN_CONFIG) {
+    for (const h of homes) {
+      const loc = path.join(h, ...rel.split('/'));
+      if (paths.some((p) => below(loc, p) !== undefined)) return `${display} is ${rel.includes('/') || !rel.startsWith('.') ? `in ~/${rel}, ` : ''}${what} in your home folder`;
+    }
+  }
+  return undefined;
+}

