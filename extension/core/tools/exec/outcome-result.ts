@@ -9,7 +9,8 @@ export function killedWords(o: ProcessOutcome, verb: 'killed' | 'stopped'): stri
     return `it was ${verb}, but ${n} process${n === 1 ? '' : 'es'} it started (pid ${survivors.join(', ')}) could not be killed and may still run`;
   }
   if (o.kill && !o.kill.tracked && process.platform !== 'win32') return `it and its process group were ${verb} (a process it moved to its own session may still run)`;
-  return `it and every process it started were ${verb}`;
+  // A process that left both the group and the run's marker (setsid with a cleared environment) cannot be found (red team L3).
+  return `it and every process of it that could be found (its group and descendants) were ${verb}`;
 }
 
 /** Turns a finished process into what the model reads: the (capped) output and how it ended. */
