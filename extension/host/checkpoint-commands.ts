@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { userMessageIndex } from '../core/agent/agent';
 import type { Session } from '../core/conversation/session';
-import { NoCheckpointError, type CheckpointStore, type FileChange } from '../core/checkpoints';
+import { NoCheckpointError, restoreListing, type CheckpointStore, type FileChange, type RestorePlan } from '../core/checkpoints';
 import { typedText } from '../core/input/compose';
 import type { Logger } from '../core/log';
 import type { HostMessage, WebviewMessage } from '../protocol';
@@ -14,9 +14,9 @@ export type RestoreRequest = Extract<WebviewMessage, { type: 'checkpoint.restore
 /** Why a restore cannot happen now (a turn runs, no checkpoint): said as a warning, not an error. */
 class RestoreRefused extends Error {}
 
-const NO_CHECKPOINT_WHY = 'checkpoints were off, or the workspace was over checkpoints.maxWorkspaceMB, when it was sent';
+const NO_CHECKPOINT_WHY = 'checkpoints were off, or the workspace was over checkpoints.maxWorkspaceMB, when it was sent, or it expired (checkpoints.maxAgeDays, checkpoints.maxStoreMB)';
 
-/** Most files the confirmation names; the rest are counted. */
+/** Most files to recreate or rewrite the confirmation names (the rest are counted); files it deletes are all named. */
 const MAX_LISTED = 40;
 
 /** Hosts with a restore in progress (its confirmation open, or git restoring). */
@@ -55,14 +55,16 @@ async function restore(host: AgentHost, req: RestoreRequest): Promise<HostMessag
   if (!store) throw new RestoreRefused('checkpoints need a workspace folder; this window has none.');
   const index = userMessageIndex(session.messages, req.turn);
   if (index < 0) throw new RestoreRefused(`this conversation has no message ${req.turn}.`);
-  const changes = await changedSince(store, session, req);
+  const plan = await restorePlan(store, session, req);
+  const changes = plan?.changes;
   if (changes && !changes.length && !req.rewind) {
     void vscode.window.showInformationMessage(`Snowpea: nothing to restore; no file has changed since before message ${req.turn}.`);
     return [];
   }
-  if (!(await confirm(store, changes, req))) return [];
+  if (!(await confirm(store, plan, req))) return [];
   ready(host, req); // a turn may have started while the dialog was open
-  const restored = changes?.length ? await restoreFiles(host, store, session, req.turn) : [];
+  // Only what the dialog listed: a file made while it was open is not deleted unseen.
+  const restored = changes?.length ? await restoreFiles(host, store, session, req.turn, changes) : [];
   if (!req.rewind) {
     void vscode.window.showInformationMessage(`Snowpea: restored ${count(restored.length)} to before message ${req.turn}.`);
     return [];
@@ -85,10 +87,10 @@ function ready(host: AgentHost, req: RestoreRequest): Session {
   return session;
 }
 
-/** The files changed since the message's checkpoint; undefined for a rewind without one (only the conversation can go back). */
-async function changedSince(store: CheckpointStore, session: Session, req: RestoreRequest): Promise<FileChange[] | undefined> {
+/** The files changed since the message's checkpoint, and those left alone; undefined for a rewind without one (only the conversation can go back). */
+async function restorePlan(store: CheckpointStore, session: Session, req: RestoreRequest): Promise<RestorePlan | undefined> {
   try {
-    return await store.changedSince(session.id, req.turn, new AbortController().signal);
+    return await store.restorePlan(session.id, req.turn, new AbortController().signal);
   } catch (e) {
     if (!(e instanceof NoCheckpointError)) throw e;
     if (req.rewind) return undefined;
@@ -96,12 +98,12 @@ async function changedSince(store: CheckpointStore, session: Session, req: Resto
   }
 }
 
-/** The modal: which files go back and how, unsaved editors that keep their text, and the rewind. */
-async function confirm(store: CheckpointStore, found: FileChange[] | undefined, req: RestoreRequest): Promise<boolean> {
-  const changes = found ?? [];
+/** The modal: which files go back and how (deletions first, all named), unsaved editors that keep their text, and the rewind. */
+async function confirm(store: CheckpointStore, plan: RestorePlan | undefined, req: RestoreRequest): Promise<boolean> {
+  const changes = plan?.changes ?? [];
+  const found = plan?.changes;
   const button = !changes.length ? 'Rewind' : req.rewind ? 'Restore and Rewind' : 'Restore';
-  const listed = changes.slice(0, MAX_LISTED).map(describe);
-  if (changes.length > MAX_LISTED) listed.push(`and ${changes.length - MAX_LISTED} more`);
+  const listed = plan && changes.length ? restoreListing(plan, MAX_LISTED) : [];
   const unsaved = changes.filter((c) => findOpenDocument(path.join(store.repo.workTree, c.path))?.isDirty).map((c) => c.path);
   const notes = [
     ...(unsaved.length ? [`Unsaved edits in the editor stay unsaved (saving them would overwrite the restored file): ${unsaved.join(', ')}.`] : []),
@@ -114,24 +116,19 @@ async function confirm(store: CheckpointStore, found: FileChange[] | undefined, 
 function question(found: FileChange[] | undefined, req: RestoreRequest): string {
   if (!found) return `There is no checkpoint before message ${req.turn} (${NO_CHECKPOINT_WHY}), so no file can be restored. Rewind only the conversation to before it?`;
   if (!found.length) return `No file has changed since before message ${req.turn}. Rewind the conversation to before it?`;
-  return `Restore ${count(found.length)} to how they were before message ${req.turn}${req.rewind ? ', and rewind the conversation to before it' : ''}?`;
+  const deleted = found.filter((c) => c.status === 'added').length;
+  return `Restore ${count(found.length)} to how they were before message ${req.turn}${deleted ? ` (deleting ${count(deleted)} created since)` : ''}${req.rewind ? ', and rewind the conversation to before it' : ''}?`;
 }
 
 /** Puts the files back; the repeat guard forgets what it read of them, and the last turn's Keep/Undo list goes (its files are restored). */
-async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, turn: number): Promise<FileChange[]> {
+async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, turn: number, confirmed: readonly FileChange[]): Promise<FileChange[]> {
   const restored = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Snowpea: restoring files' }, () =>
-    store.restore(session.id, turn, new AbortController().signal),
+    store.restore(session.id, turn, new AbortController().signal, confirmed),
   );
   const guard = host.startedAgent()?.guard;
   for (const c of restored) guard?.invalidatePath(path.join(store.repo.workTree, c.path));
   await host.edits.changes.keep();
   return restored;
-}
-
-function describe(c: FileChange): string {
-  if (c.status === 'added') return `${c.path} (created since: removed)`;
-  if (c.status === 'deleted') return `${c.path} (deleted since: recreated)`;
-  return `${c.path} (modified)`;
 }
 
 function count(n: number): string {
