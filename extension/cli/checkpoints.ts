@@ -8,6 +8,7 @@ import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
 import { interactive, terminalConfirm } from './terminal';
+import { oneLine } from './terminal-text';
 
 /**
  * The CLI's checkpoint seam: each session's checkpoints are of its own workspace (a session
@@ -57,10 +58,10 @@ export async function listCheckpoints(db: StateDb, id: string, store: Checkpoint
   if (flags.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   else if (!rows.length) log.warn(`session ${id} has no checkpoints (they are kept before each message while checkpoints.enabled is on)`);
   else {
-    process.stdout.write(`checkpoints of session ${id} in ${store.repo.workTree}:\n`);
+    process.stdout.write(`checkpoints of session ${id} in ${oneLine(store.repo.workTree)}:\n`);
     for (const r of rows) {
       const n = r.changedSince.length;
-      process.stdout.write(`${String(r.turn).padStart(4)}  ${r.time.slice(0, 16).replace('T', ' ')}  ${`${n} file${n === 1 ? '' : 's'} changed since`.padEnd(22)}  ${r.message}\n`);
+      process.stdout.write(`${String(r.turn).padStart(4)}  ${r.time.slice(0, 16).replace('T', ' ')}  ${`${n} file${n === 1 ? '' : 's'} changed since`.padEnd(22)}  ${oneLine(r.message)}\n`);
     }
   }
   return 0;
@@ -85,13 +86,14 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
       return 1;
     }
     const line = (await store.list(id, db.getMessages(id))).find((c) => c.turn === turn)?.message;
-    const before = `before turn ${turn}${line ? ` ("${line}")` : ''}`;
+    const before = `before turn ${turn}${line ? ` ("${oneLine(line)}")` : ''}`;
     if (!changes.length) {
-      process.stdout.write(`nothing to restore: the files in ${store.repo.workTree} are as they were ${before}\n`);
+      process.stdout.write(`nothing to restore: the files in ${oneLine(store.repo.workTree)} are as they were ${before}\n`);
       return 0;
     }
-    process.stdout.write(`restoring ${store.repo.workTree} to ${before} changes ${changes.length} file${changes.length === 1 ? '' : 's'}:\n`);
-    for (const c of changes) process.stdout.write(`  ${c.path}  (${HOW[c.status]})\n`);
+    process.stdout.write(`restoring ${oneLine(store.repo.workTree)} to ${before} changes ${changes.length} file${changes.length === 1 ? '' : 's'}:\n`);
+    // File names are the workspace's (a model can create any): one escaped line each, so none can erase another (red-team N1, K10).
+    for (const c of changes) process.stdout.write(`  ${oneLine(c.path)}  (${HOW[c.status]})\n`);
     if (!flags.yes) {
       if (!interactive()) {
         log.error('not restored: there is no terminal to ask for confirmation; add --yes to restore these files');

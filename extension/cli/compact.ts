@@ -6,6 +6,7 @@ import type { Logger } from '../core/log';
 import { ModelError } from '../core/model/types';
 import { onStopSignals } from './process-exit';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
+import { answerText, block } from './terminal-text';
 
 const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n));
 
@@ -32,8 +33,11 @@ export async function compactSession(agent: Agent, session: Session, focus: stri
       return 0;
     }
     if (json) process.stdout.write(JSON.stringify({ compacted: true, ...out.record, summary: out.summary, ...(out.failure ? { failure: out.failure } : {}) }) + '\n');
-    else if (out.summary) process.stdout.write(out.summary.endsWith('\n') ? out.summary : `${out.summary}\n`);
-    process.stderr.write(`snowpea: ${compactionLine(out)}\n`);
+    else if (out.summary) {
+      const summary = answerText(out.summary);
+      process.stdout.write(summary.endsWith('\n') ? summary : `${summary}\n`);
+    }
+    process.stderr.write(`snowpea: ${block(compactionLine(out))}\n`);
     return 0;
   } catch (e) {
     if (e instanceof ModelError && e.kind === 'cancelled') return 130;

@@ -5,11 +5,14 @@ import { keyTarget } from '../core/model/providers/anthropic';
 import type { LoadedSettings } from '../core/settings/load';
 import { snowpeaHome } from '../core/settings/files';
 import { terminalConfirm } from './terminal';
+import { holdsHidden, oneLine } from './terminal-text';
 
 /**
  * The key the CLI may send to model.baseUrl. A base URL from the workspace's .snowpea/settings.json
  * (a cloned repository) gets the user's key only after the user confirms its origin on a terminal
  * (remembered in ~/.snowpea/key-origins.json); without a terminal it gets none, with a warning.
+ * One that holds control or bidi characters is never offered the key: no real endpoint needs them,
+ * and they are how a repository draws a fake question over the real one (red-team N1, X16).
  */
 export async function keyForEndpoint(loaded: LoadedSettings, apiKey: string, log: Logger): Promise<string> {
   if (!apiKey || apiKey === 'none') return apiKey;
@@ -19,7 +22,11 @@ export async function keyForEndpoint(loaded: LoadedSettings, apiKey: string, log
   const confirmed = new ConfirmedOrigins(path.join(snowpeaHome(), 'key-origins.json'));
   const route = keyRoute(baseUrl, target.scope, confirmed.read());
   if (route.send) return apiKey;
-  const question = `${target.origin} points Snowpea at ${baseUrl}. Send your API key to ${route.origin}?`;
+  if (holdsHidden(baseUrl) || /[\n\t]/.test(baseUrl)) {
+    log.warn(`your API key is not sent to ${oneLine(baseUrl)}: that model.baseUrl from ${target.origin} holds control or invisible characters (shown escaped)`);
+    return 'none';
+  }
+  const question = `${target.origin} points Snowpea at ${oneLine(baseUrl)}.\nSend your API key to ${oneLine(route.origin)}?`;
   if (await terminalConfirm(question)) {
     confirmed.add(route.origin);
     return apiKey;

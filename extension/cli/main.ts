@@ -5,6 +5,7 @@ import { sessionsCommand } from './sessions';
 import { mcpCommand } from './mcp';
 import { toolsCommand } from './tools';
 import { exitCli, guardProcess } from './process-exit';
+import { block } from './terminal-text';
 
 declare const SNOWPEA_VERSION: string | undefined;
 
@@ -118,14 +119,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   const handler = commands[cmd];
   if (!handler) {
-    process.stderr.write(`snowpea: unknown command ${cmd}\n\n${HELP}\n`);
+    process.stderr.write(`snowpea: unknown command ${block(cmd)}\n\n${HELP}\n`);
     return 1;
   }
   try {
-    applyApiKeyFlags(values, (m) => void process.stderr.write(`snowpea warn: ${m}\n`));
+    applyApiKeyFlags(values, (m) => void process.stderr.write(`snowpea warn: ${block(m)}\n`));
     return await handler(rest, values as Flags);
   } catch (e) {
-    process.stderr.write(`snowpea: ${(e as Error).message}\n`);
+    process.stderr.write(`snowpea: ${block((e as Error).message)}\n`);
     return 1;
   }
 }
@@ -135,7 +136,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => exitCli(code),
     (e) => {
-      process.stderr.write(`snowpea: ${(e as Error).stack ?? e}\n`);
+      process.stderr.write(`snowpea: ${block(String((e as Error).stack ?? e))}\n`);
       return exitCli(1);
     },
   );

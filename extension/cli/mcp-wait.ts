@@ -1,9 +1,10 @@
 import type { StartingTools } from '../core/tools/starting-tools';
 import type { McpManager } from '../core/mcp';
+import { oneLine } from './terminal-text';
 
 /** The progress line on stderr while MCP servers start: `snowpea: waiting for the MCP server "fs" to list its tools (up to 30 s)…`. */
 export function mcpWaitLine(servers: string[], timeoutS: number): string {
-  const names = servers.map((s) => `"${s}"`).join(', ');
+  const names = servers.map((s) => `"${oneLine(s)}"`).join(', ');
   return `snowpea: waiting for the MCP server${servers.length === 1 ? '' : 's'} ${names} to list ${servers.length === 1 ? 'its' : 'their'} tools (up to ${timeoutS} s)…\n`;
 }
 

@@ -7,6 +7,7 @@ import { onStopSignals } from './process-exit';
 import { compactionEventLine } from './compact';
 import { FlagError } from './flag-checks';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
+import { answerText, block, oneLine } from './terminal-text';
 
 export interface RunFlags extends CommonFlags {
   session?: string;
@@ -24,16 +25,11 @@ interface Renderer {
   end(files: FileStat[] | undefined): void;
 }
 
-/** Reasoning as it goes to a terminal: control characters other than newline and tab left out. */
-function plainReasoning(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}
-
 /**
  * Renders events for people: the streamed answer on stdout, one short line per tool call (its
  * title and the result's first line) and the diff stat on stderr; with --verbose, the model's
- * reasoning too, on stderr under a "thinking:" line.
+ * reasoning too, on stderr under a "thinking:" line. Model text, titles and results are escaped
+ * for the terminal (terminal-text.ts): nothing the model writes can move the cursor or recolour a question.
  */
 function humanRenderer(verbose: boolean): Renderer {
   let midLine = false;
@@ -60,25 +56,25 @@ function humanRenderer(verbose: boolean): Renderer {
       process.stderr.write('thinking: ');
       thinking = true;
     }
-    process.stderr.write(plainReasoning(s));
+    process.stderr.write(answerText(s));
   };
   // Each finished call is named by its title, as the chat's card names it ("read src/a.ts").
   const titles = new Map<string, string>();
   const event = (e: AgentEvent) => {
-    if (e.type === 'text.delta') out(e.text);
+    if (e.type === 'text.delta') out(answerText(e.text));
     else if (e.type === 'reasoning.delta') think(e.text);
     else if (e.type === 'tool.call') titles.set(e.callId, e.title);
     else if (e.type === 'tool.result') {
       const title = titles.get(e.callId) ?? e.tool;
       titles.delete(e.callId);
-      const summary = e.summary.replace(/\s+/g, ' ').trim();
-      note(`  ${e.ok ? '✓' : '✗'} ${title}${summary ? ` — ${summary}` : ''}`);
+      const summary = oneLine(e.summary.replace(/\s+/g, ' ').trim());
+      note(`  ${e.ok ? '✓' : '✗'} ${oneLine(title)}${summary ? ` — ${summary}` : ''}`);
     }
-    else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.join(', ')}`);
-    else if (e.type === 'loop.suspected') note(`  loop suspected: ${e.tool} ran ${e.count} times`);
+    else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.map(oneLine).join(', ')}`);
+    else if (e.type === 'loop.suspected') note(`  loop suspected: ${oneLine(e.tool)} ran ${e.count} times`);
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
-    else if (e.type === 'error') note(`snowpea: ${e.message}`);
-    else if (e.type === 'compaction') note(`  ${compactionEventLine(e)}`);
+    else if (e.type === 'error') note(`snowpea: ${block(e.message)}`);
+    else if (e.type === 'compaction') note(`  ${block(compactionEventLine(e))}`);
     else if (e.type === 'turn.end') {
       endThinking();
       if (midLine) out('\n');
@@ -102,7 +98,7 @@ function jsonRenderer(): Renderer {
     event: (e) => {
       if (e.type === 'turn.end') return void (turnEnd = e);
       line(e);
-      if (e.type === 'error') process.stderr.write(`snowpea: ${e.message}\n`);
+      if (e.type === 'error') process.stderr.write(`snowpea: ${block(e.message)}\n`);
     },
     end: (files) => {
       if (turnEnd) line(files ? { ...turnEnd, files } : turnEnd);
@@ -148,7 +144,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     // The compaction event is rendered like any other (a line on stderr, or a JSON line).
     if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
     const turn = session.turn + 1;
-    const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${p}\n`));
+    const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${block(p)}\n`));
     const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
     r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
     if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);

@@ -6,6 +6,7 @@ import { AttachmentStore } from '../core/images/store';
 import { listCheckpoints, restoreCheckpoint, type CheckpointFlags } from './checkpoints';
 import { sessionsCompactCommand } from './compact';
 import { cliCheckpointStore, cliScratchRoot, cliSettings, openCliStore, stderrLogger } from './setup';
+import { block, oneLine } from './terminal-text';
 
 export interface SessionsFlags extends CheckpointFlags {
   format?: string;
@@ -36,7 +37,7 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       const rows = store.listSessions().map((s) => ({ id: s.id, title: s.title, created: new Date(s.created).toISOString(), updated: new Date(s.updated).toISOString(), rounds: s.rounds }));
       if (flags.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
       else if (!rows.length) process.stdout.write('no sessions yet\n');
-      else for (const r of rows) process.stdout.write(`${r.id}  ${r.updated.slice(0, 16).replace('T', ' ')}  ${String(r.rounds).padStart(3)} rounds  ${r.title}\n`);
+      else for (const r of rows) process.stdout.write(`${r.id}  ${r.updated.slice(0, 16).replace('T', ' ')}  ${String(r.rounds).padStart(3)} rounds  ${oneLine(r.title)}\n`);
       return 0;
     }
     if (!id) {
@@ -54,7 +55,9 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
       return await (sub === 'checkpoints' ? listCheckpoints : restoreCheckpoint)(store, id, checkpoints, flags, log);
     }
     if (sub === 'show') {
-      process.stdout.write(store.exportSession(id, 'md'));
+      // On a terminal the transcript (model text, tool output) is escaped like all text there; piped, it is the export as is.
+      const md = store.exportSession(id, 'md');
+      process.stdout.write(process.stdout.isTTY ? block(md) : md);
       return 0;
     }
     if (sub === 'export') {

@@ -23,6 +23,7 @@ import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-
 import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
 import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
+import { block } from './terminal-text';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { CheckpointStore } from '../core/checkpoints';
 import { CliCheckpoints } from './checkpoints';
@@ -38,8 +39,9 @@ export interface CommonFlags {
   verbose?: boolean;
 }
 
+/** Notes on stderr; their text often names workspace files, settings values and server errors, so it is escaped (terminal-text.ts). */
 export function stderrLogger(verbose: boolean): Logger {
-  const w = (level: string) => (m: string) => void process.stderr.write(`snowpea ${level}: ${m}\n`);
+  const w = (level: string) => (m: string) => void process.stderr.write(`snowpea ${level}: ${block(m)}\n`);
   return { error: w('error'), warn: w('warn'), info: verbose ? w('info') : () => {}, debug: verbose ? w('debug') : () => {} };
 }
 

@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../core/tools/registry';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 import { terminalAskUser } from './terminal';
 import { terminalApprover } from './terminal-approver';
+import { block, oneLine } from './terminal-text';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { onStopSignals } from './process-exit';
 import { toolArgsText } from './tool-args';
@@ -61,7 +62,7 @@ async function toolsSubcommand(
     for (const [group, tools] of groups) {
       const eager = tools.every((t) => !t.deferred);
       process.stdout.write(`${group} (${tools.length}, ${eager ? 'eager' : 'deferred'})\n`);
-      for (const t of tools) process.stdout.write(`  ${t.name.padEnd(22)} ${t.permission.padEnd(9)} ${t.summary}\n`);
+      for (const t of tools) process.stdout.write(`  ${oneLine(t.name).padEnd(22)} ${t.permission.padEnd(9)} ${oneLine(t.summary)}\n`);
     }
     return 0;
   }
@@ -95,7 +96,11 @@ async function toolsSubcommand(
   try {
     const result = await runtime.catalog.invoke(name, args, ctx);
     if (flags.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    else process.stdout.write(result.content + (result.content.endsWith('\n') ? '' : '\n'));
+    else {
+      // On a terminal the result (a file's text, a command's output) is escaped like all text there; piped, it is as the tool gave it.
+      const text = process.stdout.isTTY ? block(result.content) : result.content;
+      process.stdout.write(text + (text.endsWith('\n') ? '' : '\n'));
+    }
     return stop.exitCode(result.ok ? 0 : 1);
   } finally {
     stop.dispose();
