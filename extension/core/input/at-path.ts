@@ -3,7 +3,8 @@
  * inlined as a file block (with read_file's caps), missing files stay as typed with a note.
  * Paths are relative to the workspace (absolute and `~/` work too); `@"my file.png"` quotes
  * a path with spaces. `@` counts only at the start or after a space or bracket, so e-mail
- * addresses and code in backticks are left alone.
+ * addresses and code in backticks are left alone. A mention takes read_file's path rules
+ * (mention-path.ts): a link out of the workspace and credentials locations are not attached.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +17,7 @@ import { decodeText, looksBinary, numbered, splitLines } from '../tools/text';
 import type { FileReader } from '../tools/types';
 import { sniffFormat } from '../images/header';
 import { ImageError } from '../images/limits';
+import { mentionRefusal } from './mention-path';
 
 export interface AtPathStore {
   addFile(absPath: string, opts?: { name?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;
@@ -88,19 +90,26 @@ export async function expandAtPaths(prompt: string, workspaceRoot: string, store
     if (seen.has(r.real)) continue;
     seen.add(r.real);
     const name = path.isAbsolute(typed) || typed.startsWith('~') ? r.display : typed.replace(/\\/g, '/').replace(/^\.\//, '');
-    const result = await attachPath(r.real, name, store, opts);
+    const why = mentionRefusal(workspaceRoot, r);
+    const result = why ? refusedPart(name, why) : await attachPath(r.real, name, store, opts);
     mentions.push({ raw, path: typed, kind: result.kind, ...(result.note ? { note: result.note } : {}) });
     parts.push(...result.parts);
   }
   return { parts, mentions };
 }
 
-/** One existing path as prompt parts: an image (through the store), a text file block, or a note saying why not. */
+/** A path not attached: the note the model reads and the user sees. */
+export function refusedPart(name: string, why: string): { kind: 'refused'; parts: ContentPart[]; note: string } {
+  const note = `[@${name}: not attached: ${why}]`;
+  return { kind: 'refused', parts: [{ type: 'text', text: note }], note };
+}
+
+/**
+ * One existing path as prompt parts: an image (through the store), a text file block, or a note
+ * saying why not. Callers check the path first with mentionRefusal (mention-path.ts).
+ */
 export async function attachPath(abs: string, name: string, store: AtPathStore, opts: AtPathOptions): Promise<{ kind: MentionKind; parts: ContentPart[]; note?: string }> {
-  const refused = (why: string) => {
-    const note = `[@${name}: not attached: ${why}]`;
-    return { kind: 'refused' as const, parts: [{ type: 'text' as const, text: note }], note };
-  };
+  const refused = (why: string) => refusedPart(name, why);
   const st = await fs.promises.stat(abs);
   if (st.isDirectory()) {
     const note = `[@${name}: is a folder; not attached (mention files, or ask to list it)]`;

@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import type { ContentPart, ImageRef } from '../conversation/messages';
 import { resolveToolPath } from '../tools/paths';
-import { attachPath, expandAtPaths, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
+import { attachPath, expandAtPaths, refusedPart, type AtPathOptions, type AtPathStore, type Mention } from './at-path';
+import { mentionRefusal } from './mention-path';
 import { cleanName } from '../images/store';
 import { ImageError } from '../images/limits';
 
@@ -66,7 +67,8 @@ export async function composeUserPrompt(input: ComposeInput, opts: ComposeOption
       parts.push({ type: 'text', text: note });
       continue;
     }
-    const result = await attachPath(r.real, name, opts.store, opts);
+    const why = mentionRefusal(opts.workspaceRoot, r);
+    const result = why ? refusedPart(name, why) : await attachPath(r.real, name, opts.store, opts);
     mentions.push({ raw: typed, path: typed, kind: result.kind, ...(result.note ? { note: result.note } : {}) });
     if (result.note) problems.push(result.note);
     parts.push(...result.parts);
