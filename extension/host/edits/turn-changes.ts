@@ -6,12 +6,15 @@ import { decodeText } from '../../core/tools/text';
 import type { ChangedFile, HostMessage } from '../../protocol';
 import { findOpenDocument } from '../editor-files';
 import type { BeforeTexts } from './proposal-provider';
+import { realFolder, undoWrite } from './undo-write';
 
 interface Tracked {
   abs: string;
   display: string;
   /** The file's exact bytes before the turn's first agent edit; null: the agent created it. */
   before: Uint8Array | null;
+  /** The real folder the agent wrote it in: Undo writes there or nowhere. */
+  folder: string;
   /** The open document's text then, when it held unsaved edits (Undo puts them back). */
   unsaved?: string;
 }
@@ -59,7 +62,8 @@ export class TurnChanges {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     const doc = findOpenDocument(absPath);
-    this.files.set(absPath, { abs: absPath, display: this.display(absPath), before, ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) });
+    const folder = (await realFolder(absPath)) ?? path.dirname(absPath);
+    this.files.set(absPath, { abs: absPath, display: this.display(absPath), before, folder, ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) });
   }
 
   afterWrite(): void {
@@ -120,10 +124,9 @@ export class TurnChanges {
     this.deps.redraw();
   }
 
-  /** Puts the file's earlier bytes back exactly (or deletes a file the agent created); an open document follows. */
+  /** Puts the file's earlier bytes back exactly (or deletes a file the agent created), never through a link; an open document follows. */
   private async restore(t: Tracked): Promise<void> {
-    if (t.before === null) await fs.rm(t.abs, { force: true });
-    else await fs.writeFile(t.abs, t.before);
+    await undoWrite(t.abs, t.before, t.folder);
     const doc = findOpenDocument(t.abs);
     if (doc && (doc.isDirty || t.unsaved !== undefined)) {
       // The disk is already right; the document returns to what it showed (unsaved edits included).
