@@ -18,7 +18,7 @@ import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/typ
 import type { Disposable } from '../conversation/emitter';
 import { AgentLoop, type TurnResult } from './loop';
 import { RoundMeter } from './meter';
-import { textOf, type ContentPart, type Message } from '../conversation/messages';
+import type { ContentPart, Message } from '../conversation/messages';
 import { closeOrphanCalls } from '../conversation/orphans';
 import { SessionPromptBuilder } from '../context/prompt-builder';
 import { ProjectContext } from '../context/project-context';
@@ -29,7 +29,7 @@ import { Compactor, type CompactionOutcome } from '../context/compaction/compact
 import { Session, type Mode } from '../conversation/session';
 import type { PromptPart } from '../context/system-prompt';
 import type { ImageResolver } from '../conversation/wire';
-import { composeUserPrompt, ownText, type ComposedPrompt, type ComposeInput } from '../input/compose';
+import { composeUserPrompt, ownText, typedText, type ComposedPrompt, type ComposeInput } from '../input/compose';
 import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
 
 /** What the agent needs from state.db beyond the transcript sink. */
@@ -384,11 +384,15 @@ export class Agent implements Disposable {
     };
   }
 
-  /** What the user typed in this conversation (a subagent's: its root parent's), for the browser's typed-only policy. */
+  /**
+   * What the user typed in this conversation (a subagent's: its root parent's), for the browser's
+   * first-visit consent and typed-only policy: their own text only, never the files `@path` and
+   * --attach inlined after it (red-team N7: a README's address is not one the user typed).
+   */
   private userTexts(session: Session): string[] {
     let root = session;
     while (root.parentId && this.live.get(root.parentId)) root = this.live.get(root.parentId)!;
-    return root.messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [textOf(m.content)] : []));
+    return root.messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [typedText(m.content)] : []));
   }
 
   dispose(): void {
