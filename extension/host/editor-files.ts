@@ -1,7 +1,6 @@
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readDiskFile, sha256Hex } from '../core/tools/disk-reader';
+import { writeNoFollow } from '../core/tools/no-follow-write';
 import type { FileReader, FileReadResult, FileWriter } from '../core/tools/types';
 import { realPath } from './real-path';
 
@@ -51,7 +50,7 @@ function changedRange(doc: vscode.TextDocument, text: string): { range: vscode.R
  */
 export function createEditorFileWriter(): FileWriter {
   return {
-    async write(absPath: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
+    async write(absPath: string, bytes: Uint8Array, signal?: AbortSignal, opts?: { created?: boolean }): Promise<void> {
       const doc = findOpenDocument(absPath);
       if (doc) {
         const userUnsaved = doc.isDirty;
@@ -63,8 +62,7 @@ export function createEditorFileWriter(): FileWriter {
         if (!userUnsaved && !(await doc.save()) && doc.isDirty) throw new Error(`the editor could not save ${absPath}`);
         return;
       }
-      await fs.mkdir(path.dirname(absPath), { recursive: true });
-      await fs.writeFile(absPath, bytes, { signal });
+      await writeNoFollow(absPath, bytes, { created: opts?.created, signal });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { notRegularFileMessage, READ_NONBLOCK } from './file-kind';
+import { writeNoFollow } from './no-follow-write';
 import type { FileReader, FileWriter } from './types';
 
 export function sha256Hex(bytes: Uint8Array): string {
@@ -35,12 +35,11 @@ export function createDiskFileReader(): FileReader {
   };
 }
 
-/** Writes files to disk, creating parent folders. */
+/** Writes files to disk, creating parent folders, never through a link at the file's name (see writeNoFollow). */
 export function createDiskFileWriter(): FileWriter {
   return {
-    async write(absPath, bytes, signal) {
-      await fs.promises.mkdir(path.dirname(absPath), { recursive: true });
-      await fs.promises.writeFile(absPath, bytes, { signal });
+    async write(absPath, bytes, signal, opts) {
+      await writeNoFollow(absPath, bytes, { created: opts?.created, signal });
     },
   };
 }

@@ -132,8 +132,12 @@ export interface Approver {
 
 /** Writes a file; the VS Code host may route it through the open document. Default: the disk. */
 export interface FileWriter {
-  /** `reviewed`: the user accepted this exact text in a review (the host lists only unreviewed edits for Keep/Undo). */
-  write(absPath: string, bytes: Uint8Array, signal?: AbortSignal, opts?: { reviewed?: boolean }): Promise<void>;
+  /**
+   * `reviewed`: the user accepted this exact text in a review (the host lists only unreviewed edits for Keep/Undo).
+   * `created`: the file is to be created; the write fails when anything (a file, a link) is at the name now.
+   * A write never follows a symbolic link at the name (the caller passes the real path).
+   */
+  write(absPath: string, bytes: Uint8Array, signal?: AbortSignal, opts?: { reviewed?: boolean; created?: boolean }): Promise<void>;
 }
 
 /** Session modes: `code` runs every tool; `plan` and `ask` are read-only. */

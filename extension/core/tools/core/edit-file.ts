@@ -4,7 +4,7 @@ import { decodeText, looksBinary, numbered, splitLines } from '../text';
 import { defineTool, errorResult, type ToolContext, type ToolResult } from '../types';
 import { notFoundResult } from './missing';
 import { nearestRegions } from './similar-lines';
-import { checkWritable, commitWrite, isPrepared, type PreparedWrite } from './write-target';
+import { checkWritable, commitWrite, pathFacts, proposalOf, type PreparedWrite } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
@@ -79,7 +79,7 @@ async function prepare(args: z.infer<typeof input>, ctx: ToolContext): Promise<P
         : `edited ${r.display}: replaced ${at.length} occurrences (first at line ${first}); the file now has ${newLines.length} lines`;
     return [head, ...snippet, ...more].join('\n');
   };
-  return { proposal: { path: r.real, display: r.display, current: text, proposed: updated, created: false }, bom, report };
+  return { proposal: { path: r.real, display: r.display, current: text, proposed: updated, created: false }, bom, facts: pathFacts(r), report };
 }
 
 export const editFileTool = defineTool({
@@ -94,9 +94,6 @@ export const editFileTool = defineTool({
   input,
   describeCall: (a) => `edit ${a.path}`,
   approval: (a) => ({ paths: [{ path: a.path, write: true }] }),
-  async propose(args, ctx) {
-    const p = await prepare(args, ctx);
-    return isPrepared(p) ? p.proposal : p;
-  },
+  propose: async (args, ctx) => proposalOf(await prepare(args, ctx)),
   run: async (args, ctx, reviewed) => commitWrite(ctx, await prepare(args, ctx), reviewed),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { resolveToolPath } from '../paths';
 import { countLines, decodeText } from '../text';
 import { defineTool, type ToolContext, type ToolResult } from '../types';
-import { checkWritable, commitWrite, isPrepared, type PreparedWrite } from './write-target';
+import { checkWritable, commitWrite, pathFacts, proposalOf, type PreparedWrite } from './write-target';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
@@ -22,6 +22,7 @@ async function prepare(args: z.infer<typeof input>, ctx: ToolContext): Promise<P
   return {
     proposal: { path: r.real, display: r.display, current, proposed: args.content, created: !r.exists },
     bom: '',
+    facts: pathFacts(r),
     report: () => (r.exists ? `overwrote ${r.display} (${lines(countLines(current))} → ${lines(after)})` : `created ${r.display} (${lines(after)})`),
   };
 }
@@ -38,9 +39,6 @@ export const writeFileTool = defineTool({
   input,
   describeCall: (a) => `write ${a.path}`,
   approval: (a) => ({ summary: `write ${a.path} (${lines(countLines(a.content))})`, paths: [{ path: a.path, write: true }] }),
-  async propose(args, ctx) {
-    const p = await prepare(args, ctx);
-    return isPrepared(p) ? p.proposal : p;
-  },
+  propose: async (args, ctx) => proposalOf(await prepare(args, ctx)),
   run: async (args, ctx, reviewed) => commitWrite(ctx, await prepare(args, ctx), reviewed),
 });
