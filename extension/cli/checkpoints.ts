@@ -3,7 +3,7 @@
  * and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
 import type { CheckpointSeam } from '../core/conversation/checkpoint-seam';
-import { NoCheckpointError, type CheckpointStore, type FileChange, type FileStat } from '../core/checkpoints';
+import { NoCheckpointError, type CheckpointStore, type FileStat, type RestorePlan } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
@@ -77,9 +77,9 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
   const controller = new AbortController();
   const stop = onStopSignals(controller);
   try {
-    let changes: FileChange[];
+    let plan: RestorePlan;
     try {
-      changes = await store.changedSince(id, turn, controller.signal);
+      plan = await store.restorePlan(id, turn, controller.signal);
     } catch (e) {
       if (!(e instanceof NoCheckpointError)) throw e;
       log.error(`${e.message} (see: snowpea sessions checkpoints ${id})`);
@@ -87,24 +87,30 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
     }
     const line = (await store.list(id, db.getMessages(id))).find((c) => c.turn === turn)?.message;
     const before = `before turn ${turn}${line ? ` ("${oneLine(line)}")` : ''}`;
+    const { changes } = plan;
     if (!changes.length) {
       process.stdout.write(`nothing to restore: the files in ${oneLine(store.repo.workTree)} are as they were ${before}\n`);
+      writeLeftAlone(plan.leftAlone);
       return 0;
     }
     process.stdout.write(`restoring ${oneLine(store.repo.workTree)} to ${before} changes ${changes.length} file${changes.length === 1 ? '' : 's'}:\n`);
     // File names are the workspace's (a model can create any): one escaped line each, so none can erase another (red-team N1, K10).
+    // Removals first (the store's order), every one named.
     for (const c of changes) process.stdout.write(`  ${oneLine(c.path)}  (${HOW[c.status]})\n`);
+    writeLeftAlone(plan.leftAlone);
     if (!flags.yes) {
       if (!interactive()) {
         log.error('not restored: there is no terminal to ask for confirmation; add --yes to restore these files');
         return 1;
       }
-      if (!(await terminalConfirm(`Restore these ${changes.length} files?`))) {
+      const deleted = changes.filter((c) => c.status === 'added').length;
+      if (!(await terminalConfirm(`Restore these ${changes.length} files${deleted ? ` (deleting ${deleted})` : ''}?`))) {
         process.stdout.write('not restored\n');
         return 1;
       }
     }
-    const restored = await store.restore(id, turn, controller.signal);
+    // Only what was listed: a file made since the question is not deleted unseen.
+    const restored = await store.restore(id, turn, controller.signal, changes);
     process.stdout.write(`restored ${restored.length} file${restored.length === 1 ? '' : 's'}\n`);
     return 0;
   } catch (e) {
@@ -113,6 +119,13 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
   } finally {
     stop.dispose();
   }
+}
+
+/** The files a restore leaves alone because no checkpoint held them (red-team N6): named, so nothing is silently skipped. */
+function writeLeftAlone(paths: readonly string[]): void {
+  if (!paths.length) return;
+  process.stdout.write(`left alone, as the checkpoint could not hold them (over checkpoints.maxFileMB, or excluded by the .gitignore it was taken under):\n`);
+  for (const p of paths) process.stdout.write(`  ${oneLine(p)}\n`);
 }
 
 /** After a `run` turn: the files it changed since its checkpoint; undefined when it had none (or they could not be read). */
