@@ -3,6 +3,7 @@ import { useActions, useChat } from '../app/context';
 import type { ApprovalRequest, AskRequest } from '../state/types';
 import { Icon } from './Icon';
 import { ProposalLine } from './ProposalLine';
+import { countHidden, VisibleText } from './VisibleText';
 
 /** Questions the host is waiting on: tool approvals and ask_user questions, answered inline. */
 export function PendingRequests() {
@@ -21,24 +22,43 @@ export function PendingRequests() {
   );
 }
 
-/** What a tool wants to do, in full (a whole command, a path), why it asks, and the three answers. */
+/**
+ * What a tool wants to do, in full (a whole command, a path), why it asks, and the three answers.
+ * Every text from the call shows its control, bidi and invisible characters as marked chips, and
+ * the card says so when there are any (red-team N2: what the user reads is what runs).
+ */
 function ApprovalCard({ request }: { request: ApprovalRequest }) {
   const actions = useActions();
+  const hidden = countHidden(request.tool, request.summary, request.detail, request.reason, request.proposal?.path);
   return (
     <div className="request-card" data-kind="approval" data-tool={request.tool} role="group" aria-label={`Approve ${request.tool}`}>
       <div className="request-title">
-        <Icon name="shield" /> <b>{request.tool}</b> wants to:
+        <Icon name="shield" /> <b><VisibleText text={request.tool} /></b> wants to:
       </div>
-      <pre className="request-summary">{request.summary}</pre>
+      <pre className="request-summary">
+        <VisibleText text={request.summary} />
+      </pre>
       {request.proposal ? <ProposalLine proposal={request.proposal} /> : null}
       {request.detail ? (
         <pre className="request-summary request-detail" data-kind="approval-detail" tabIndex={0} aria-label="Full arguments">
-          {request.detail}
+          <VisibleText text={request.detail} />
         </pre>
+      ) : null}
+      {hidden ? (
+        <div className="request-reason" data-kind="approval-hidden" role="alert">
+          <Icon name="warning" />{' '}
+          <span>
+            This call holds {hidden} invisible or direction-changing character{hidden === 1 ? '' : 's'}, shown as &lt;U+…&gt;. They are part of what runs, and can make
+            text read differently from what it does.
+          </span>
+        </div>
       ) : null}
       {request.reason ? (
         <div className="request-reason" data-kind="approval-reason">
-          <Icon name="warning" /> {request.reason}
+          <Icon name="warning" />{' '}
+          <span>
+            <VisibleText text={request.reason} />
+          </span>
         </div>
       ) : null}
       <div className="request-buttons">
@@ -70,13 +90,13 @@ function AskCard({ request }: { request: AskRequest }) {
   return (
     <div className="request-card" data-kind="ask" role="group" aria-label="Question from Snowpea">
       <div className="request-title">
-        <Icon name="question" /> {request.question}
+        <Icon name="question" /> <VisibleText text={request.question} />
       </div>
       {choices.length ? (
         <div className="request-buttons">
           {choices.map((c) => (
             <button type="button" key={c} onClick={() => actions.replyAsk(request.id, c)}>
-              {c}
+              <VisibleText text={c} />
             </button>
           ))}
         </div>
