@@ -79,6 +79,12 @@ export const settingDefs = {
   'model.requestTimeoutS': def(int(1, 3600), 120, 'Seconds to wait for a model response (first byte and between stream chunks) before the request fails.'),
   'model.maxRetries': def(int(0, 10), 3, 'Retries on 408/409/429/5xx and network errors, with backoff that honours Retry-After.'),
   'approvals.autoApprove': def(z.array(z.string().min(1)), [] as string[], 'Tool names or permission tags (write, exec, network, interact) that run without asking. Protected paths (.vscode/, .git/, .snowpea/, MCP configs, .env*, instruction files, outside the workspace) always ask. User settings only: a workspace value is ignored.', 'user'),
+  'approvals.commandRules': def(
+    z.object({ allow: z.array(z.string().min(1)).default([]), deny: z.array(z.string().min(1)).default([]) }),
+    { allow: [], deny: [] } as { allow: string[]; deny: string[] },
+    'Shell command rules by prefix, e.g. {"allow": ["npm test", "git status"], "deny": ["rm -rf", "git push"]}. A deny rule matching any part of a command line refuses it; an allow rule runs a line without asking only when every command in it (joined by &&, ;, |) matches an allow rule and it has no $( ), backticks or subshells and writes no protected path. Matches whole words. User settings only.',
+    'user',
+  ),
   'browser.executablePath': def(z.string().min(1).nullable(), null as string | null, 'Chromium/Chrome/Edge to drive (null: found on PATH and the usual install locations). User settings only: a workspace value is ignored.', 'user'),
   'browser.headless': def(z.boolean(), true, 'Run the browser without a window.'),
   'browser.cdpUrl': def(z.string().url().nullable(), null as string | null, 'Connect to an already running browser over CDP instead of launching one. User settings only: a workspace value is ignored.', 'user'),

@@ -85,6 +85,8 @@ export interface ApprovalRequest {
   detail?: string;
   /** The file change the call would make (write_file, edit_file), for the user to review and edit before it lands. */
   proposal?: WriteProposal;
+  /** The command prefix an "always" answer allows from now on (`npm test`), for a shell call; "always" covers nothing else then. */
+  commandPrefix?: string;
 }
 
 /** A file write shown to the user before it lands: the file's text now and as the call would leave it. */
@@ -119,6 +121,8 @@ export type ApprovalDecision = 'allow' | 'allowAlways' | 'deny';
 export interface ApprovalState {
   /** Tools the user answered "always" for. */
   readonly always: Set<string>;
+  /** Command prefixes the user answered "always allow" for (a shell card's offer), this window or run. */
+  readonly commandAllow?: Set<string>;
   /** Ordinary requests approved up front (CLI --yes). */
   readonly preapproved: boolean;
   /** Who set approvals.autoApprove. */
@@ -210,6 +214,8 @@ export interface ApprovalScope {
   ask?: boolean;
   /** Never ask: the call is itself a question to the user (ask_user). */
   skip?: boolean;
+  /** The shell command line the call runs (and the folder it runs in), judged by approvals.commandRules. */
+  command?: { line: string; cwd?: string };
 }
 
 /** What a tool is, declared in its definition; the policy, the repeat guard and the runtime read these, never the tool's name. */

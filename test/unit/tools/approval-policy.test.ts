@@ -38,6 +38,7 @@ describe('tools: approval policy', () => {
     assert.deepEqual(w.kind === 'ask' && w.request, { tool: 'write_file', permission: 'write', summary: 'write b.txt (1 line)', alwaysAsk: false });
     const s = planApproval(tool('shell'), { command: 'npm test' }, ctx);
     assert.equal(s.kind === 'ask' && s.request.summary, 'run: npm test');
+    assert.equal(s.kind === 'ask' && s.request.commandPrefix, 'npm test', 'the card offers "always allow npm test"');
     assert.equal(planApproval(tool('write_file'), { path: 'b.txt', content: '' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'allow');
     assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['shell'] } })).kind, 'allow');
     assert.equal(planApproval(tool('shell'), { command: 'ls' }, makeCtx(ws, { settings: { 'approvals.autoApprove': ['write'] } })).kind, 'ask');

@@ -29,7 +29,7 @@ export const shellTool = defineTool({
   input,
   describeCall: (a) => `run: ${oneLine(a.command)}`,
   // The approval shows the whole command: nothing the user approves may be hidden.
-  approval: (a) => ({ summary: `run: ${a.command}`, paths: a.cwd ? [{ path: a.cwd, write: false }] : [] }),
+  approval: (a) => ({ summary: `run: ${a.command}`, paths: a.cwd ? [{ path: a.cwd, write: false }] : [], command: { line: a.command, ...(a.cwd ? { cwd: a.cwd } : {}) } }),
   async run(args, ctx) {
     const cwd = resolveToolPath(ctx.workspaceRoot, args.cwd ?? '.');
     if (!cwd.exists || !fs.statSync(cwd.real).isDirectory()) {

@@ -29,7 +29,11 @@ export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext):
   if (ctx.signal.aborted) return { run: false, result: errorResult('cancelled', `${tool.name} was cancelled before it ran.`) };
   const answer = typeof reply === 'string' ? { decision: reply } : reply;
   const outcome = settle(request, answer.decision);
-  if (outcome.remember) ctx.approvals?.always.add(tool.name);
+  if (outcome.remember) {
+    // "Always" on a shell card allows its command prefix (`npm test`), not every command; a line with no single prefix is allowed this once.
+    if (request.commandPrefix) ctx.approvals?.commandAllow?.add(request.commandPrefix);
+    else if (!callFacts(tool, args, ctx).command) ctx.approvals?.always.add(tool.name);
+  }
   if (!outcome.run) return { run: false, result: outcome.result! };
   return request.proposal ? { run: true, reviewed: { proposal: request.proposal, text: answer.text ?? request.proposal.proposed } } : { run: true };
 }

@@ -1,5 +1,6 @@
 import type { SourceScope } from '../../settings/load';
 import { READ_ONLY_MODES } from '../modes';
+import type { CommandVerdict } from './command-rules';
 import { errorResult, type ApprovalRequest, type Permission, type ToolResult, type ToolTraits } from '../types';
 
 /**
@@ -43,6 +44,8 @@ export interface CallFacts extends SessionFacts {
   alwaysAllowed: boolean;
   /** The user approved ordinary requests up front (CLI --yes); never covers requests that always ask. */
   preapproved: boolean;
+  /** A shell call: what the command rules say, and the prefix an "always" answer would allow. */
+  command?: { verdict: CommandVerdict; prefix?: string };
 }
 
 export type Decision = { kind: 'allow' } | { kind: 'ask'; request: ApprovalRequest } | { kind: 'refuse'; result: ToolResult };
@@ -76,12 +79,21 @@ export function decide(f: CallFacts): Decision {
     };
   }
   if (f.noAsk) return { kind: 'allow' };
-  const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}) };
+  const verdict = f.command?.verdict;
+  if (verdict?.kind === 'deny') {
+    return {
+      kind: 'refuse',
+      result: errorResult('policy_blocked', `${f.summary} matches the deny rule \`${verdict.rule}\` in the user's approvals.commandRules; it did not run. Do not try to run it another way; ask the user if it is needed.`),
+    };
+  }
+  const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}), ...(f.command?.prefix ? { commandPrefix: f.command.prefix } : {}) };
   const reasons = f.paths.flatMap((p) => (p.class === 'inside' || p.class === 'scratch' ? [] : [p.reason ?? p.class]));
   // Outside the workspace, protected and sensitive paths: no setting, "always" answer or --yes skips the question.
   if (reasons.length > 0) return { kind: 'ask', request: { ...base, reason: reasons.join('; '), alwaysAsk: true } };
   if (!f.forceAsk && !ASKING_PERMISSIONS.has(permission)) return { kind: 'allow' };
-  if (f.alwaysAllowed || f.preapproved) return { kind: 'allow' };
+  if (verdict?.kind === 'allow') return { kind: 'allow' };
+  // For a shell call, "always" answers are command prefixes (above), never the whole tool.
+  if ((f.alwaysAllowed && !f.command) || f.preapproved) return { kind: 'allow' };
   const auto = f.autoApprove.from === 'workspace' ? [] : f.autoApprove.entries;
   if (auto.includes(name) || auto.includes(permission)) return { kind: 'allow' };
   return { kind: 'ask', request: { ...base, alwaysAsk: false } };

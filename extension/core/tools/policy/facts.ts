@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import { isWithin, realPathLoose, resolveToolPath } from '../paths';
+import { commandVerdict, suggestedPrefix, type CommandVerdict } from './command-rules';
 import { roleOf } from '../roles';
 import type { AnyTool, ApprovalPath, ToolContext } from '../types';
 import type { CallFacts, PathFact, SessionFacts } from './decide';
@@ -39,8 +41,25 @@ export function callFacts(tool: AnyTool, args: unknown, ctx: ToolContext): CallF
     noAsk: !!scope.skip,
     summary,
     ...(full && full !== summary && !summary.includes(full) ? { detail: full } : {}),
+    ...(scope.command ? { command: commandFacts(scope.command, ctx) } : {}),
     autoApprove: { entries: ctx.settings['approvals.autoApprove'] ?? [], from: ctx.approvals?.autoApproveFrom ?? 'user' },
     alwaysAllowed: ctx.approvals?.always.has(tool.name) ?? false,
     preapproved: ctx.approvals?.preapproved ?? false,
   };
+}
+
+/**
+ * What approvals.commandRules (user settings only) and this window's "always allow" answers say
+ * about a shell command line; a redirection into a protected or outside path keeps it asking.
+ */
+function commandFacts(command: { line: string; cwd?: string }, ctx: ToolContext): { verdict: CommandVerdict; prefix?: string } {
+  const rules = ctx.settings['approvals.commandRules'] ?? { allow: [], deny: [] };
+  const allow = [...rules.allow, ...(ctx.approvals?.commandAllow ?? [])];
+  const target = (file: string) => {
+    const f = pathFact({ path: command.cwd ? path.join(command.cwd, file) : file, write: true }, ctx);
+    return f.class === 'inside' ? undefined : (f.reason ?? f.class);
+  };
+  const verdict = commandVerdict(command.line, { allow, deny: rules.deny }, target);
+  const prefix = suggestedPrefix(command.line);
+  return { verdict, ...(prefix ? { prefix } : {}) };
 }

@@ -7,6 +7,7 @@ import type { ApprovalState } from '../types';
  */
 export class ApprovalMemory implements ApprovalState {
   readonly always = new Set<string>();
+  readonly commandAllow = new Set<string>();
 
   constructor(
     readonly preapproved = false,
