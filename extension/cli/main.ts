@@ -49,8 +49,9 @@ Other flags:
 Exit codes: 0 done, 1 error, 2 no command given, 3 answer cut (output limit) or filtered (content filter),
 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
 A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
-Before each message the workspace's files are checkpointed (a shadow git repository beside state.db,
-honouring .gitignore; checkpoints.enabled, checkpoints.maxWorkspaceMB); run ends with the files it changed.
+Before each message the workspace's files are checkpointed (a shadow git repository beside state.db;
+every file but node_modules, build output and files over checkpoints.maxFileMB; checkpoints.enabled,
+maxWorkspaceMB, maxStoreMB, maxAgeDays); run ends with the files it changed.
 A stop signal ends every tool process the turn started before the CLI exits.`;
 
 const options = {
