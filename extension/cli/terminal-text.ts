@@ -6,8 +6,11 @@
  * or hide what is read. So each of them is written out as an escape, never sent raw:
  * - below U+0080 (C0 controls, DEL) as `\x1b`, with `\t`, `\n`, `\r` for those three;
  * - everything else (C1 controls, bidi, zero-width and other format characters) as `\u{202e}`.
- * These are the escapes bash's `$'…'`, JavaScript and Python read back, so what the user reads is
- * the exact bytes that will run; a caret form (`^[`) covers only C0 and reads like a regex.
+ * `\x1b` is how bash's `$'…'`, printf, JavaScript and Python write that byte; `\u{202e}` is how
+ * JavaScript (and Rust) write a code point, braces so an astral tag character (`\u{e0041}`) reads
+ * the same way. So what the user reads names the exact bytes that will run; a caret form (`^[`)
+ * covers only C0 and reads like a regex (`[^[]`), and VS Code's `<U+202E>` chips need colour to
+ * stand out from text, which a terminal may not have.
  * A literal backslash is left as it is (doubling it would garble every regex and Windows path),
  * which is why the approval also says in words when a call holds such characters.
  * The list of characters is extension/protocol/hidden-chars.ts, shared with the webview's card.
