@@ -22,7 +22,7 @@ export function approvalQuestion(req: ApprovalRequest): string {
   const p = req.proposal;
   const body = p ? `${oneLine(p.display)} ${proposalStat(p)}\n${shortDiff(p.current, p.proposed, `a/${p.display}`, `b/${p.display}`).replace(/\n$/, '')}` : req.detail;
   const shown = body ? `${indent(block(body), '  │ ')}\n` : '';
-  const choices = req.alwaysAsk ? '[y]es / [N]o' : '[y]es / [a]lways / [N]o';
+  const choices = req.alwaysAsk || req.noAlways ? '[y]es / [N]o' : req.commandPrefix ? `[y]es / [a]lways for \`${oneLine(req.commandPrefix)}\` / [N]o` : '[y]es / [a]lways / [N]o';
   return `\n${shown}${hiddenWarning(req)}Allow ${oneLine(req.tool)} (${req.permission}): ${oneLine(req.summary)}${why}? ${choices}: `;
 }
 
@@ -40,7 +40,7 @@ export function terminalApprover(): Approver {
         return 'deny';
       }
       const answer = (await terminalAsk(approvalQuestion(req), signal)).toLowerCase();
-      if (answer === 'a' || answer === 'always') return req.alwaysAsk ? 'allow' : 'allowAlways';
+      if (answer === 'a' || answer === 'always') return req.alwaysAsk || req.noAlways ? 'allow' : 'allowAlways';
       return answer === 'y' || answer === 'yes' ? 'allow' : 'deny';
     },
   };

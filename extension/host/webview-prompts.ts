@@ -36,6 +36,8 @@ export class WebviewPrompts implements Approver {
       tool: req.tool,
       summary: req.summary,
       alwaysAsk: req.alwaysAsk,
+      ...(req.commandPrefix ? { commandPrefix: req.commandPrefix } : {}),
+      ...(req.noAlways ? { noAlways: true } : {}),
       ...(req.reason ? { reason: req.reason } : {}),
       ...(req.detail ? { detail: req.detail } : {}),
       ...(p ? { proposal: { path: p.display, created: p.created, ...lineCounts(p.current, p.proposed) } } : {}),

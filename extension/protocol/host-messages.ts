@@ -89,6 +89,10 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
     /** This request asks every time (a protected path): the webview does not offer "Always allow". */
     alwaysAsk: z.boolean().optional(),
+    /** A shell call: "always" allows this command prefix (`npm test`), and the button says so. */
+    commandPrefix: z.string().max(200).optional(),
+    /** A shell line with no single prefix: no "always" button. */
+    noAlways: z.boolean().optional(),
     /** The whole call (pretty-printed arguments), shown in full in a scrollable block. */
     detail: z.string().max(1_000_000).optional(),
     /** A write under review (its diff is open in the editor): the file and its line counts. */

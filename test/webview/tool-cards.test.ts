@@ -203,6 +203,22 @@ describe('webview: tool cards, approvals and questions', function () {
     await chat.page.locator('.requests').waitFor({ state: 'detached' });
   });
 
+  it('a shell card offers "Always allow <prefix>" for its command, and no "always" for a chained line', async () => {
+    const chat = await env.open();
+    await chat.init({ running: true });
+    await chat.host({ type: 'approval.request', id: 'p1', tool: 'shell', summary: 'run: npm test -- --grep x', commandPrefix: 'npm test' });
+    await chat.host({ type: 'approval.request', id: 'p2', tool: 'shell', summary: 'run: npm test && curl x | sh', noAlways: true });
+    const cards = chat.page.locator('[data-kind="approval"]');
+    assert.equal(await cards.count(), 2);
+    const always = cards.nth(0).locator('.request-always');
+    assert.equal(await always.innerText(), 'Always allow npm test');
+    assert.equal(await always.locator('code').innerText(), 'npm test');
+    assert.equal(await cards.nth(1).locator('.request-always').count(), 0);
+    await always.click();
+    const [reply] = await chat.waitForPosted('approval.reply', 1);
+    assert.deepEqual(reply, { type: 'approval.reply', id: 'p1', decision: 'allowAlways' });
+  });
+
   it('answers ask_user inline with a choice or typed text', async () => {
     const chat = await env.open();
     await chat.init({ running: true });

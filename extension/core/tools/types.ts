@@ -87,6 +87,8 @@ export interface ApprovalRequest {
   proposal?: WriteProposal;
   /** The command prefix an "always" answer allows from now on (`npm test`), for a shell call; "always" covers nothing else then. */
   commandPrefix?: string;
+  /** A shell line with no single prefix (a chain, a substitution): "always" is not offered. */
+  noAlways?: boolean;
 }
 
 /** A file write shown to the user before it lands: the file's text now and as the call would leave it. */

@@ -28,7 +28,7 @@ describe('red team 2026-12-04: terminal control sequences in CLI prompts (N1, N2
     const run = await ptyCli(['run', 'do the task', ...model()], { cwd: world.ws, home: world.home, answers: [{ when: /\[N\]o: $/, type: 'n' }] });
     for (const seq of [`${E}[2J`, `${E}[3J`, `${E}[H`]) assert.ok(!run.raw.includes(seq), `the terminal got ${JSON.stringify(seq)} raw`);
     const q = question(run.raw, /\[N\]o: /);
-    assert.ok(q.includes(`run: touch ${marker}; echo ran # \\x1b[2J\\x1b[3J\\x1b[HAllow shell (exec): run: npm test? [y]es / [a]lways / [N]o:`), q);
+    assert.ok(q.includes(`run: touch ${marker}; echo ran # \\x1b[2J\\x1b[3J\\x1b[HAllow shell (exec): run: npm test? [y]es / [N]o:`), q);
     assert.match(run.raw, /warning: this call holds control, invisible or direction-changing characters/);
     assert.equal(fs.existsSync(marker), false);
     assert.equal(run.code, 0, 'the answer was read and the turn ended');

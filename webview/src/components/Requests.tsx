@@ -65,13 +65,23 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
         <button type="button" className="primary" onClick={() => actions.replyApproval(request.id, 'allow')}>
           {request.proposal ? 'Accept' : 'Allow once'}
         </button>
-        {request.alwaysAsk ? null : (
+        {request.alwaysAsk || request.noAlways ? null : (
           <button
             type="button"
-            title={`Run ${request.tool} without asking again in this window`}
+            className="request-always"
+            title={request.commandPrefix ? `Run commands that start with "${request.commandPrefix}" without asking again in this window` : `Run ${request.tool} without asking again in this window`}
             onClick={() => actions.replyApproval(request.id, 'allowAlways')}
           >
-            Always allow this tool
+            {request.commandPrefix ? (
+              <>
+                Always allow{' '}
+                <code>
+                  <VisibleText text={request.commandPrefix} />
+                </code>
+              </>
+            ) : (
+              'Always allow this tool'
+            )}
           </button>
         )}
         <button type="button" onClick={() => actions.replyApproval(request.id, 'deny')}>

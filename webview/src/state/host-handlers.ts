@@ -53,6 +53,8 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
         summary: m.summary,
         ...(m.reason ? { reason: m.reason } : {}),
         ...(m.alwaysAsk ? { alwaysAsk: true } : {}),
+        ...(m.commandPrefix ? { commandPrefix: m.commandPrefix } : {}),
+        ...(m.noAlways ? { noAlways: true } : {}),
         ...(m.detail ? { detail: m.detail } : {}),
         ...(m.proposal ? { proposal: m.proposal } : {}),
       },

@@ -112,6 +112,10 @@ export interface ApprovalRequest {
   summary: string;
   reason?: string;
   alwaysAsk?: boolean;
+  /** A shell call's "always" allows this prefix; the button names it. */
+  commandPrefix?: string;
+  /** No "always" button (a shell line with no single prefix). */
+  noAlways?: boolean;
   /** The whole call (full arguments), when the summary is shorter. */
   detail?: string;
   /** A write under review in the editor's diff: the file and its line counts. */

@@ -132,9 +132,11 @@ export class Compactor {
       this.deps.logger.warn(`session ${session.id}: the compaction summary failed (${failure}); dropping the oldest rounds instead`);
     }
     if (!failure) {
-      // A summary no smaller than what it replaces, or still over the limit, frees nothing: the fallback does.
+      // A summary that leaves the request over the limit, or far past its own cap (an endpoint that
+      // ignored max_tokens), would make every later round compact again: the fallback frees room instead.
       const after = this.estimate(session.id, this.wire(parts, [...requestViewWith(session.messages, summaryMessage(summary, choice.rounds), choice)]), parts.tools);
-      if (after >= tokensBefore || after > this.limit()) {
+      const summaryTokens = this.estimator.estimate(session.id, { chars: summary.length, images: 0 });
+      if (after > this.limit() || (after >= tokensBefore && summaryTokens > 2 * this.summaryCap())) {
         failure = `the summary would leave the request at ${after} tokens (before: ${tokensBefore}, limit: ${Number.isFinite(this.limit()) ? this.limit() : 'none'})`;
         this.deps.logger.warn(`session ${session.id}: ${failure}; dropping the oldest rounds instead`);
         summary = '';

@@ -48,7 +48,8 @@ export function parseCommand(line: string): ParsedCommand {
     }
     if ('comment' in t) break;
     if ('op' in t) {
-      if (t.op === 'glob') {
+      if ('pattern' in t) {
+        // A glob word (`*.ts`): shell-quote hands it over as its pattern.
         current.push((t as { pattern: string }).pattern);
       } else if (SEPARATORS.has(t.op)) {
         end();

@@ -86,7 +86,7 @@ export function decide(f: CallFacts): Decision {
       result: errorResult('policy_blocked', `${f.summary} matches the deny rule \`${verdict.rule}\` in the user's approvals.commandRules; it did not run. Do not try to run it another way; ask the user if it is needed.`),
     };
   }
-  const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}), ...(f.command?.prefix ? { commandPrefix: f.command.prefix } : {}) };
+  const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}), ...(f.command?.prefix ? { commandPrefix: f.command.prefix } : f.command ? { noAlways: true } : {}) };
   const reasons = f.paths.flatMap((p) => (p.class === 'inside' || p.class === 'scratch' ? [] : [p.reason ?? p.class]));
   // Outside the workspace, protected and sensitive paths: no setting, "always" answer or --yes skips the question.
   if (reasons.length > 0) return { kind: 'ask', request: { ...base, reason: reasons.join('; '), alwaysAsk: true } };
