@@ -34,3 +34,27 @@ export async function keyForEndpoint(loaded: LoadedSettings, apiKey: string, log
   log.warn(`your API key is not sent to ${route.origin}: the endpoint comes from ${target.origin}, a workspace file; pass --base-url or set it in ~/.snowpea/settings.json to use that endpoint with your key`);
   return 'none';
 }
+
+/**
+ * Whether requests may go to the endpoint the settings name. One that a workspace file chose (a
+ * cloned repository's .snowpea/settings.json) would receive the user's prompts and every file the
+ * agent reads, so it is used only once the user confirmed its origin on a terminal (remembered with
+ * the key's origins); otherwise the user's own endpoint applies and a warning says so (red team N9).
+ */
+export async function workspaceEndpointConfirmed(loaded: LoadedSettings, log: Logger): Promise<boolean> {
+  const target = keyTarget(loaded);
+  if (target.scope !== 'workspace') return true;
+  const confirmed = new ConfirmedOrigins(path.join(snowpeaHome(), 'key-origins.json'));
+  const route = keyRoute(target.baseUrl, target.scope, confirmed.read());
+  if (route.send) return true;
+  const unusable = holdsHidden(target.baseUrl) || /[\n\t]/.test(target.baseUrl);
+  const question = `${target.origin} points Snowpea at ${oneLine(target.baseUrl)}.\nSend this conversation (your prompts and the files the agent reads) and your API key to ${oneLine(route.origin)}?`;
+  if (!unusable && (await terminalConfirm(question))) {
+    confirmed.add(route.origin);
+    return true;
+  }
+  log.warn(
+    `the model endpoint ${oneLine(target.baseUrl)} from ${target.origin} is not used${unusable ? ' (it holds control or invisible characters)' : ''}: requests go to your own endpoint; confirm it on a terminal, pass --base-url, or set it in ~/.snowpea/settings.json`,
+  );
+  return false;
+}

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Agent } from '../core/agent/agent';
-import type { Logger } from '../core/log';
+import { silentLogger, type Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import { coreProviders, UnknownProviderError, type ModelProvider } from '../core/model/providers';
 import { keyEnvVar, keyTarget } from '../core/model/providers/anthropic';
@@ -16,7 +16,7 @@ import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
 import { registerSecretValue } from '../core/os/child-env';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
-import { keyForEndpoint } from './key-route';
+import { keyForEndpoint, workspaceEndpointConfirmed } from './key-route';
 import { cliStartingTools } from './mcp-wait';
 import { missingKeyProblem, withKeyHint } from './api-key';
 import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
@@ -50,8 +50,20 @@ export function cliSettings(cwd: string, flags: CommonFlags, log: Logger): Setti
   return cliLoadedSettings(cwd, flags, log).settings;
 }
 
-export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger): LoadedSettings {
-  const sources: Array<SettingsSource & { error?: string }> = [...fileSources(cwd)];
+export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger, o: { withoutWorkspaceEndpoint?: boolean } = {}): LoadedSettings {
+  const files = fileSources(cwd);
+  // A workspace endpoint the user did not confirm is left out (red team N9): the user's own, or the default, applies.
+  if (o.withoutWorkspaceEndpoint) {
+    for (const f of files) {
+      if (f.scope !== 'workspace') continue;
+      const flat = { ...(f.values as Record<string, unknown>) };
+      const model = flat.model as Record<string, unknown> | undefined;
+      for (const k of ['model.baseUrl', 'model.provider']) delete flat[k];
+      if (model && typeof model === 'object') flat.model = Object.fromEntries(Object.entries(model).filter(([k]) => k !== 'baseUrl' && k !== 'provider'));
+      f.values = flat;
+    }
+  }
+  const sources: Array<SettingsSource & { error?: string }> = [...files];
   if (flags.settings) sources.push(extraSettingsFile(cwd, flags.settings));
   // Flags and OPENAI_BASE_URL are checked strictly: a bad one is an error, never a fallback.
   const fromFlags: Record<string, unknown> = {};
@@ -180,7 +192,8 @@ export interface CliAgent {
  * delegate_task included; `withStore: false` (snowpea tools) opens no state.db.
  */
 export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logger, opts: { withStore?: boolean; needsKey?: boolean } = {}): Promise<CliAgent> {
-  const loaded = cliLoadedSettings(cwd, flags, log);
+  let loaded = cliLoadedSettings(cwd, flags, log);
+  if (!(await workspaceEndpointConfirmed(loaded, log))) loaded = cliLoadedSettings(cwd, flags, silentLogger, { withoutWorkspaceEndpoint: true });
   const settings = loaded.settings;
   const badEndpoint = endpointProblem(settings['model.baseUrl']);
   if (badEndpoint) throw new FlagError(`model.baseUrl from ${loaded.origin['model.baseUrl']} is not usable: ${badEndpoint} (got ${JSON.stringify(settings['model.baseUrl'])}); nothing was sent`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ScriptedServer } from '../../fixtures/scripted-server';
+import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 import { cli, cliWorld } from './run-cli';
 
 /** The red-team report's workspace-settings attacks (H1, H2, H3, H4), run through the CLI bundle as the report did: no --yes, stdin not a terminal. */
@@ -42,14 +42,21 @@ describe('trust boundary: settings a cloned repository ships (CLI)', function ()
     assert.equal(fs.existsSync(marker), true);
   });
 
-  it('H2: model.baseUrl from the workspace never receives the user\'s OPENAI_API_KEY without a confirmation', async () => {
-    wsSettings({ model: { baseUrl: server.baseUrl } });
-    server.enqueue({ text: 'hello' });
-    const run = await cli(['run', 'hi', '--model', 'gpt-4o'], { cwd: ws, home, env: { OPENAI_API_KEY: 'sk-USER-SECRET-KEY-123', OPENAI_BASE_URL: '' } });
-    assert.equal(run.code, 0, run.stderr);
-    const auth = server.chatRequests()[0].headers.authorization ?? '';
-    assert.doesNotMatch(auth, /sk-USER-SECRET-KEY-123/);
-    assert.match(run.stderr, /API key is not sent to http:\/\/127\.0\.0\.1:\d+/);
+  it('H2, N9: model.baseUrl from the workspace receives nothing without a confirmation: not the key, not the conversation; the user\'s own endpoint answers', async () => {
+    const own = await startScriptedServer();
+    try {
+      wsSettings({ model: { baseUrl: server.baseUrl } });
+      fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ model: { baseUrl: own.baseUrl } }));
+      own.enqueue({ text: 'hello from yours' });
+      const run = await cli(['run', 'my internal ticket is JIRA-4242', '--model', 'gpt-4o'], { cwd: ws, home, env: { OPENAI_API_KEY: 'sk-USER-SECRET-KEY-123', OPENAI_BASE_URL: '' } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(server.chatRequests().length, 0, 'the workspace endpoint received the conversation');
+      assert.equal(own.chatRequests()[0].headers.authorization, 'Bearer sk-USER-SECRET-KEY-123');
+      assert.match(run.stdout, /hello from yours/);
+      assert.match(run.stderr, /the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 from workspace settings \(\.snowpea\/settings\.json\) is not used: requests go to your own endpoint/);
+    } finally {
+      await own.close();
+    }
   });
 
   it('H2: the same endpoint given as --base-url (the user chose it) gets the key', async () => {
