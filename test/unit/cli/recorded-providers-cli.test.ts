@@ -60,4 +60,29 @@ describe('snowpea run on recorded provider responses', function () {
       await replay.close();
     }
   });
+
+  /** Every recorded reply that is a tool call: `snowpea run` completes the turn on it. */
+  const toolCases: Array<[string, string]> = [
+    ['fireworks', 'stream-options-refused-then-answer'],
+    ['gemini', 'tool-call-empty-id-thought-signature'],
+    ['groq', 'tool-call-stream'],
+    ['mistral', 'tool-call-stream'],
+    ['ollama', 'reasoning-tool-call-json'],
+    ['openai', 'parallel-tool-calls-stream'],
+    ['xai', 'reasoning-tool-call-cached-stream'],
+  ];
+  for (const [provider, name] of toolCases) {
+    it(`${provider} (${name}): snowpea run completes a tool-using turn on the recorded reply`, async () => {
+      const rec = recordedCase(provider, name);
+      world.server.enqueue(...rec.steps, { text: 'All done.' });
+      const run = await cli(['run', 'use the tool', '--base-url', world.server.baseUrl, '--model', rec.model, '--json'], { cwd: world.ws, home: world.home });
+      assert.equal(run.code, 0, run.stderr);
+      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.filter((l: any) => l.type === 'tool.result').length, rec.expect.toolCalls.length);
+      assert.equal(lines.at(-1).reason, 'done');
+      const last = world.server.chatRequests().at(-1)!.body as any;
+      const sent = last.messages.find((m: any) => m.role === 'assistant' && m.tool_calls);
+      assert.deepEqual(sent.tool_calls.map((c: any) => c.function.name), rec.expect.toolCalls.map((c: any) => c.name));
+    });
+  }
 });
