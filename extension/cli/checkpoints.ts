@@ -1,9 +1,10 @@
 /**
- * Checkpoints on the command line: `sessions checkpoints ID`, `sessions restore ID --to N`,
- * and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
+ * Checkpoints on the command line: `sessions checkpoints ID`, `sessions restore ID --to N`
+ * (or `--to uN`, a restore point: the files as they were just before an earlier restore, which
+ * every restore takes first, reliability N6), and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
 import type { CheckpointSeam } from '../core/conversation/checkpoint-seam';
-import { NoCheckpointError, type CheckpointStore, type FileStat, type RestorePlan } from '../core/checkpoints';
+import { NoCheckpointError, parseTarget, type CheckpointStore, type FileStat, type RestorePlan, type RestoreTarget } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
@@ -49,12 +50,18 @@ export interface CheckpointFlags {
 
 const HOW = { added: 'added since, removed', modified: 'modified, rewritten', deleted: 'deleted since, recreated' } as const;
 
-/** `snowpea sessions checkpoints ID`: each checkpoint's turn, time, message line and the files changed since. */
+/**
+ * `snowpea sessions checkpoints ID`: each checkpoint's turn, time, message line and the files
+ * changed since, then each restore point (`u1`, ...: "before restore to N"), which undoes a restore.
+ */
 export async function listCheckpoints(db: StateDb, id: string, store: CheckpointStore, flags: CheckpointFlags, log: Logger): Promise<number> {
   const list = await store.list(id, db.getMessages(id));
   const signal = new AbortController().signal;
-  const rows = [];
+  const rows: Array<{ turn: number | string; time: string; message: string; changedSince: unknown[] }> = [];
   for (const c of list) rows.push({ turn: c.turn, time: new Date(c.time).toISOString(), message: c.message ?? '', changedSince: await store.changedSince(id, c.turn, signal) });
+  for (const p of await store.restorePoints(id)) {
+    rows.push({ turn: p.name, time: new Date(p.time).toISOString(), message: `before restore to ${p.before ?? '?'}`, changedSince: await store.changedSince(id, p.name, signal) });
+  }
   if (flags.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   else if (!rows.length) log.warn(`session ${id} has no checkpoints (they are kept before each message while checkpoints.enabled is on)`);
   else {
@@ -69,9 +76,9 @@ export async function listCheckpoints(db: StateDb, id: string, store: Checkpoint
 
 /** `snowpea sessions restore ID --to N`: lists what it will change, asks (or takes --yes), then restores. */
 export async function restoreCheckpoint(db: StateDb, id: string, store: CheckpointStore, flags: CheckpointFlags, log: Logger): Promise<number> {
-  const turn = Number(flags.to);
-  if (!flags.to || !Number.isInteger(turn) || turn < 1) {
-    log.error(`snowpea sessions restore needs --to N, the turn to go back to before (a whole number from 1; see: snowpea sessions checkpoints ${id})`);
+  const to = parseTarget(flags.to);
+  if (to === undefined) {
+    log.error(`snowpea sessions restore needs --to N, the turn to go back to before (a whole number from 1), or --to uN, a restore point that undoes an earlier restore (see: snowpea sessions checkpoints ${id})`);
     return 1;
   }
   const controller = new AbortController();
@@ -79,14 +86,13 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
   try {
     let plan: RestorePlan;
     try {
-      plan = await store.restorePlan(id, turn, controller.signal);
+      plan = await store.restorePlan(id, to, controller.signal);
     } catch (e) {
       if (!(e instanceof NoCheckpointError)) throw e;
       log.error(`${e.message} (see: snowpea sessions checkpoints ${id})`);
       return 1;
     }
-    const line = (await store.list(id, db.getMessages(id))).find((c) => c.turn === turn)?.message;
-    const before = `before turn ${turn}${line ? ` ("${oneLine(line)}")` : ''}`;
+    const before = await targetLine(db, id, store, to);
     const { changes } = plan;
     if (!changes.length) {
       process.stdout.write(`nothing to restore: the files in ${oneLine(store.repo.workTree)} are as they were ${before}\n`);
@@ -110,8 +116,11 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
       }
     }
     // Only what was listed: a file made since the question is not deleted unseen.
-    const restored = await store.restore(id, turn, controller.signal, changes);
-    process.stdout.write(`restored ${restored.length} file${restored.length === 1 ? '' : 's'}\n`);
+    const restored = await store.restoreUndoable(id, to, controller.signal, changes);
+    const n = restored.changes.length;
+    // The point first: "restored N files" stays the last line.
+    if (restored.undo) process.stdout.write(`kept the files as they were in restore point ${restored.undo} (to undo this restore: snowpea sessions restore ${id} --to ${restored.undo})\n`);
+    process.stdout.write(`restored ${n} file${n === 1 ? '' : 's'}\n`);
     return 0;
   } catch (e) {
     if (stop.received) return stop.exitCode(1);
@@ -119,6 +128,16 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
   } finally {
     stop.dispose();
   }
+}
+
+/** `before turn 2 ("fix the tests")`, `just before the restore to 2 (restore point u1)`: what a restore goes back to. */
+async function targetLine(db: StateDb, id: string, store: CheckpointStore, to: RestoreTarget): Promise<string> {
+  if (typeof to === 'number') {
+    const line = (await store.list(id, db.getMessages(id))).find((c) => c.turn === to)?.message;
+    return `before turn ${to}${line ? ` ("${oneLine(line)}")` : ''}`;
+  }
+  const point = (await store.restorePoints(id)).find((p) => p.name === to);
+  return `just before the restore to ${point?.before ?? '?'} (restore point ${to})`;
 }
 
 /** The files a restore leaves alone because no checkpoint held them (red-team N6): named, so nothing is silently skipped. */

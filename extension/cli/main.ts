@@ -18,7 +18,7 @@ Usage:
   snowpea sessions export ID [--format json|md]
   snowpea sessions delete ID
   snowpea sessions checkpoints ID [--json]
-  snowpea sessions restore ID --to N [--yes]
+  snowpea sessions restore ID --to N|uN [--yes]
   snowpea sessions compact ID [--focus TEXT] [--json]
   snowpea tools list [--json]
   snowpea tools call NAME --args JSON|@FILE|- [--json] [--yes]
@@ -40,7 +40,9 @@ Other flags:
   --focus TEXT        what a compaction's summary should keep in particular
   --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
   --to N              sessions restore: put the files back as they were before turn N
-                      (lists them and asks; --yes restores without asking)
+                      (lists them and asks; --yes restores without asking); every restore
+                      first keeps the files as they were in a restore point uN, and
+                      --to uN undoes that restore (sessions checkpoints lists them)
   --state-db FILE     sessions database (default ~/.snowpea/state.db; checkpoints are kept beside it)
   --verbose           log to stderr, and show the model's reasoning there (run)
   -h, --help          this help

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { userMessageIndex } from '../core/agent/agent';
 import type { Session } from '../core/conversation/session';
-import { NoCheckpointError, restoreListing, type CheckpointStore, type FileChange, type RestorePlan } from '../core/checkpoints';
+import { NoCheckpointError, restoreListing, type CheckpointStore, type FileChange, type PointName, type RestorePlan, type RestoreResult, type RestoreTarget } from '../core/checkpoints';
 import { typedText } from '../core/input/compose';
 import type { Logger } from '../core/log';
 import type { HostMessage, WebviewMessage } from '../protocol';
@@ -24,24 +24,30 @@ const busyHosts = new WeakSet<AgentHost>();
 
 /**
  * A user message's restore action in the chat: lists the files changed since the checkpoint
- * before that message, asks in a modal, puts them back and tells the repeat guard. `rewind` also
+ * before that message, asks in a modal, puts them back and tells the repeat guard; the
+ * notification after it offers "Undo restore" (the restore point taken before it). `rewind` also
  * takes the conversation back to before the message. Returns what the chat should be sent:
  * after a rewind, the conversation replayed and the message's text back in the composer.
  * A refusal is a warning, a failure an error message; neither is thrown.
  */
-export async function restoreCheckpoint(host: AgentHost, log: Pick<Logger, 'error'>, req: RestoreRequest): Promise<HostMessage[]> {
+export function restoreCheckpoint(host: AgentHost, log: Pick<Logger, 'error'>, req: RestoreRequest): Promise<HostMessage[]> {
+  return oneAtATime(host, log, `restore to before message ${req.turn}`, () => restore(host, log, req));
+}
+
+/** Runs `fn` unless a restore is in progress in this host; a refusal is a warning, a failure an error message (`what` names it), neither thrown. */
+async function oneAtATime(host: AgentHost, log: Pick<Logger, 'error'>, what: string, fn: () => Promise<HostMessage[]>): Promise<HostMessage[]> {
   if (busyHosts.has(host)) {
     void vscode.window.showWarningMessage('Snowpea: a restore is in progress already.');
     return [];
   }
   busyHosts.add(host);
   try {
-    return await restore(host, req);
+    return await fn();
   } catch (e) {
     if (e instanceof RestoreRefused) void vscode.window.showWarningMessage(`Snowpea: ${e.message}`);
     else {
-      log.error(`restore to before message ${req.turn} failed: ${(e as Error).stack ?? e}`);
-      void vscode.window.showErrorMessage(`Snowpea: the restore to before message ${req.turn} failed: ${(e as Error).message}`);
+      log.error(`${what} failed: ${(e as Error).stack ?? e}`);
+      void vscode.window.showErrorMessage(`Snowpea: the ${what} failed: ${(e as Error).message}`);
     }
     return [];
   } finally {
@@ -49,7 +55,44 @@ export async function restoreCheckpoint(host: AgentHost, log: Pick<Logger, 'erro
   }
 }
 
-async function restore(host: AgentHost, req: RestoreRequest): Promise<HostMessage[]> {
+const UNDO = 'Undo restore';
+
+/** The notification after a restore: `text`, and "Undo restore" when a restore point was taken (reliability N6). */
+function tellRestored(host: AgentHost, log: Pick<Logger, 'error'>, sessionId: string, text: string, undo: PointName | undefined): void {
+  void (undo ? vscode.window.showInformationMessage(text, UNDO) : vscode.window.showInformationMessage(text)).then((choice) => {
+    // Once the restore that offered it has finished (a notification answered at once must not find it still running).
+    if (choice === UNDO && undo) setTimeout(() => void undoRestore(host, log, sessionId, undo), 0);
+  });
+}
+
+/**
+ * "Undo restore": puts the files back as they were just before the restore (its restore point),
+ * through the same plan, modal and restore; the conversation is not un-rewound. The undo is a
+ * restore too, so it can be undone in turn.
+ */
+export function undoRestore(host: AgentHost, log: Pick<Logger, 'error'>, sessionId: string, point: PointName): Promise<HostMessage[]> {
+  return oneAtATime(host, log, 'undo of the restore', async () => {
+    const session = ready(host, { sessionId });
+    const store = host.checkpoints;
+    if (!store) throw new RestoreRefused('checkpoints need a workspace folder; this window has none.');
+    const plan = await store.restorePlan(session.id, point, new AbortController().signal).catch((e: Error) => {
+      throw e instanceof NoCheckpointError ? new RestoreRefused('the files as they were before that restore are no longer kept (checkpoints.maxAgeDays, checkpoints.maxStoreMB).') : e;
+    });
+    if (!plan.changes.length) {
+      void vscode.window.showInformationMessage('Snowpea: nothing to undo; the files are as they were before the restore.');
+      return [];
+    }
+    const detail = restoreListing(plan, MAX_LISTED).join('\n');
+    const q = `Undo the restore: put ${count(plan.changes.length)} back as they were just before it${deletedCount(plan.changes)}?`;
+    if ((await vscode.window.showWarningMessage(q, { modal: true, detail }, UNDO)) !== UNDO) return [];
+    ready(host, { sessionId });
+    const done = await restoreFiles(host, store, session, point, plan.changes);
+    tellRestored(host, log, session.id, `Snowpea: put ${count(done.changes.length)} back as they were before the restore.`, done.undo);
+    return [];
+  });
+}
+
+async function restore(host: AgentHost, log: Pick<Logger, 'error'>, req: RestoreRequest): Promise<HostMessage[]> {
   const session = ready(host, req);
   const store = host.checkpoints;
   if (!store) throw new RestoreRefused('checkpoints need a workspace folder; this window has none.');
@@ -64,22 +107,24 @@ async function restore(host: AgentHost, req: RestoreRequest): Promise<HostMessag
   if (!(await confirm(store, plan, req))) return [];
   ready(host, req); // a turn may have started while the dialog was open
   // Only what the dialog listed: a file made while it was open is not deleted unseen.
-  const restored = changes?.length ? await restoreFiles(host, store, session, req.turn, changes) : [];
+  const done: RestoreResult = changes?.length ? await restoreFiles(host, store, session, req.turn, changes) : { changes: [] };
+  const restored = done.changes;
   if (!req.rewind) {
-    void vscode.window.showInformationMessage(`Snowpea: restored ${count(restored.length)} to before message ${req.turn}.`);
+    tellRestored(host, log, session.id, `Snowpea: restored ${count(restored.length)} to before message ${req.turn}.`, done.undo);
     return [];
   }
   ready(host, req);
   const agent = host.startedAgent();
   if (!agent || !(await agent.rewind(session, req.turn))) {
-    throw new Error(`${restored.length ? `${count(restored.length)} restored, but ` : ''}the conversation could not be rewound to before message ${req.turn}`);
+    throw new Error(`${restored.length ? `${count(restored.length)} restored${done.undo ? ` (${done.undo} undoes it)` : ''}, but ` : ''}the conversation could not be rewound to before message ${req.turn}`);
   }
+  if (restored.length) tellRestored(host, log, session.id, `Snowpea: restored ${count(restored.length)} and rewound the conversation to before message ${req.turn}.`, done.undo);
   const text = typedText(session.messages[index].content);
   return [...(await host.initMessages()), ...(text ? [{ type: 'composer.insert', text } as const] : [])];
 }
 
 /** The current session, when it is the one the chat showed and nothing else runs in it. */
-function ready(host: AgentHost, req: RestoreRequest): Session {
+function ready(host: AgentHost, req: Pick<RestoreRequest, 'sessionId'>): Session {
   const session = host.currentSession();
   if (!session || session.id !== req.sessionId) throw new RestoreRefused('that message belongs to a conversation the chat no longer shows.');
   const busy = host.busyReason();
@@ -116,17 +161,24 @@ async function confirm(store: CheckpointStore, plan: RestorePlan | undefined, re
 function question(found: FileChange[] | undefined, req: RestoreRequest): string {
   if (!found) return `There is no checkpoint before message ${req.turn} (${NO_CHECKPOINT_WHY}), so no file can be restored. Rewind only the conversation to before it?`;
   if (!found.length) return `No file has changed since before message ${req.turn}. Rewind the conversation to before it?`;
-  const deleted = found.filter((c) => c.status === 'added').length;
-  return `Restore ${count(found.length)} to how they were before message ${req.turn}${deleted ? ` (deleting ${count(deleted)} created since)` : ''}${req.rewind ? ', and rewind the conversation to before it' : ''}?`;
+  return `Restore ${count(found.length)} to how they were before message ${req.turn}${deletedCount(found)}${req.rewind ? ', and rewind the conversation to before it' : ''}?`;
 }
 
-/** Puts the files back; the repeat guard forgets what it read of them, and the last turn's Keep/Undo list goes (its files are restored). */
-async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, turn: number, confirmed: readonly FileChange[]): Promise<FileChange[]> {
+function deletedCount(changes: readonly FileChange[]): string {
+  const deleted = changes.filter((c) => c.status === 'added').length;
+  return deleted ? ` (deleting ${count(deleted)} created since)` : '';
+}
+
+/**
+ * Puts the files back (a restore point of them as they were taken first); the repeat guard
+ * forgets what it read of them, and the last turn's Keep/Undo list goes (its files are restored).
+ */
+async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, to: RestoreTarget, confirmed: readonly FileChange[]): Promise<RestoreResult> {
   const restored = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Snowpea: restoring files' }, () =>
-    store.restore(session.id, turn, new AbortController().signal, confirmed),
+    store.restoreUndoable(session.id, to, new AbortController().signal, confirmed),
   );
   const guard = host.startedAgent()?.guard;
-  for (const c of restored) guard?.invalidatePath(path.join(store.repo.workTree, c.path));
+  for (const c of restored.changes) guard?.invalidatePath(path.join(store.repo.workTree, c.path));
   await host.edits.changes.keep();
   return restored;
 }

@@ -6,6 +6,7 @@ import type { Settings } from '../settings/schema';
 import { byRestoreOrder, parseNumstat, parseRaw, type FileChange, type FileStat } from './changes';
 import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
 import { notHeldBy } from './not-held';
+import { listPoints, nextPointName, pointRef, pointTitle, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
 import { collect, pruneStore } from './prune';
 import { ensureRepo, keepOutPaths, literalPathspecs, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
 import { GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
@@ -42,6 +43,13 @@ export interface Checkpoint {
 }
 
 export class NoCheckpointError extends Error {}
+
+/** What a restore did: the files it changed and the restore point that undoes it (none when nothing changed). */
+export interface RestoreResult {
+  changes: FileChange[];
+  /** Restoring to it puts the files back as they were just before this restore. */
+  undo?: PointName;
+}
 
 /** What a restore to a checkpoint would do: the files it changes, removals first, and the ones it leaves alone. */
 export interface RestorePlan {
@@ -159,23 +167,29 @@ export class CheckpointStore implements CheckpointSeam {
     return list.sort((a, b) => a.turn - b.turn);
   }
 
+  /** The session's restore points (each undoes one restore), oldest first. */
+  async restorePoints(sessionId: string): Promise<RestorePoint[]> {
+    if (!SESSION_ID.test(sessionId) || !repoExists(this.repo)) return [];
+    return listPoints(this.repo, sessionId, new AbortController().signal);
+  }
+
   /**
    * Files added, modified or deleted in the work tree since the checkpoint of `turn`, removals
    * first (files the checkpoint could not hold, Snowpea's excludes and nested repositories left out).
    */
-  async changedSince(sessionId: string, turn: number, signal: AbortSignal): Promise<FileChange[]> {
-    return (await this.restorePlan(sessionId, turn, signal)).changes;
+  async changedSince(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<FileChange[]> {
+    return (await this.restorePlan(sessionId, to, signal)).changes;
   }
 
   /** What `restore` would do now: the files it changes and those it leaves alone. */
-  async restorePlan(sessionId: string, turn: number, signal: AbortSignal): Promise<RestorePlan> {
-    const commit = await this.commitOf(sessionId, turn, signal);
+  async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<RestorePlan> {
+    const commit = await this.commitOf(sessionId, to, signal);
     return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan));
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */
-  async diffStat(sessionId: string, turn: number, signal: AbortSignal): Promise<FileStat[]> {
-    const commit = await this.commitOf(sessionId, turn, signal);
+  async diffStat(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<FileStat[]> {
+    const commit = await this.commitOf(sessionId, to, signal);
     return this.exclusive(() =>
       this.withPlan(commit, signal, true, async ({ changes }, _index, tree) => {
         const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
@@ -190,19 +204,40 @@ export class CheckpointStore implements CheckpointSeam {
    * checkpoint could not hold is never removed. `confirmed`: the list the user agreed to; a
    * change not on it (a file made since they were asked) is left alone. git writes the files and
    * never through a symlink (a symlinked folder in the way is replaced, its target untouched).
+   * `to`: a checkpoint's turn, or a restore point (`u2`) to undo an earlier restore.
    */
-  async restore(sessionId: string, turn: number, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<FileChange[]> {
-    const commit = await this.commitOf(sessionId, turn, signal);
+  async restore(sessionId: string, to: RestoreTarget, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<FileChange[]> {
+    return (await this.restoreUndoable(sessionId, to, signal, confirmed)).changes;
+  }
+
+  /**
+   * As `restore`, and says which restore point undoes it: before any file is touched, the work
+   * tree (as the comparison just took it) is committed as the session's next point (reliability
+   * N6). A point that cannot be taken stops the restore with nothing changed.
+   */
+  async restoreUndoable(sessionId: string, to: RestoreTarget, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<RestoreResult> {
+    const commit = await this.commitOf(sessionId, to, signal);
     const agreed = confirmed && new Set(confirmed.map(changeKey));
     return this.exclusive(() =>
-      this.withPlan(commit, signal, false, async (plan, index) => {
+      this.withPlan(commit, signal, false, async (plan, index, tree, rules) => {
         const changes = agreed ? plan.changes.filter((c) => agreed.has(changeKey(c))) : plan.changes;
-        if (!changes.length) return [];
+        if (!changes.length) return { changes: [] };
+        const undo = await this.takePoint(sessionId, to, tree, rules, signal);
         const input = literalPathspecs(changes.map((c) => c.path));
         await shadowGit(this.repo, ['restore', `--source=${commit}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, index, input });
-        return changes;
+        return { changes, undo };
       }),
     );
+  }
+
+  /** Commits `tree` (the work tree under `rules`) as the session's next restore point. */
+  private async takePoint(sessionId: string, to: RestoreTarget, tree: string, rules: TreeRules, signal: AbortSignal): Promise<PointName> {
+    const name = await nextPointName(this.repo, sessionId, signal);
+    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), rules) })).trim();
+    // Only a new name: two restores racing never overwrite each other's point.
+    await shadowGit(this.repo, ['update-ref', pointRef(sessionId, name), commit, ''], { signal });
+    this.opts.logger.info(`restore point ${name} of session ${sessionId}: the files as they were before the restore to ${targetWords(to)} (undo with a restore to ${name})`);
+    return name;
   }
 
   /**
@@ -210,15 +245,16 @@ export class CheckpointStore implements CheckpointSeam {
    * checkpoint was taken under (its coverage, today's size limit), compared with it, and the
    * files that look created since but that it could not hold set apart.
    */
-  private async withPlan<T>(commit: string, signal: AbortSignal, keep: boolean, fn: (plan: RestorePlan, index: string, tree: string) => Promise<T>): Promise<T> {
+  private async withPlan<T>(commit: string, signal: AbortSignal, keep: boolean, fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>): Promise<T> {
     const coverage = parseCoverage(await shadowGit(this.repo, ['cat-file', 'commit', commit], { signal }));
     const base = { mode: coverage.mode, excludes: coverage.excludes, keepOut: this.keepOut() };
     const scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), Infinity, signal);
-    return withWorkTreeIndex(this.repo, signal, keep, { ...base, notHeld: scan.overLimit }, async (index, tree) => {
+    const rules: TreeRules = { ...base, notHeld: scan.overLimit };
+    return withWorkTreeIndex(this.repo, signal, keep, rules, async (index, tree) => {
       const raw = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
       const leftAlone = await notHeldBy(this.repo, commit, coverage, raw.filter((c) => c.status === 'added').map((c) => c.path), signal);
       const changes = raw.filter((c) => !leftAlone.has(c.path)).map((c) => (c.status === 'deleted' && this.present(c.path) ? { ...c, status: 'modified' as const } : c));
-      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort() }, index, tree);
+      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort() }, index, tree, rules);
     });
   }
 
@@ -257,10 +293,10 @@ export class CheckpointStore implements CheckpointSeam {
     return shadowGit(this.repo, ['diff-tree', '-r', '-z', '--no-renames', format, `${commit}^{tree}`, tree], { signal });
   }
 
-  private async commitOf(sessionId: string, turn: number, signal: AbortSignal): Promise<string> {
-    const ref = refName(sessionId, turn);
+  private async commitOf(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<string> {
+    const ref = typeof to === 'number' ? refName(sessionId, to) : pointRef(validSession(sessionId), to);
     const found = repoExists(this.repo) ? (await shadowGit(this.repo, ['for-each-ref', '--format=%(objectname)', ref], { signal })).trim() : '';
-    if (!found) throw new NoCheckpointError(`session ${sessionId} has no checkpoint before turn ${turn}`);
+    if (!found) throw new NoCheckpointError(typeof to === 'number' ? `session ${sessionId} has no checkpoint before turn ${to}` : `session ${sessionId} has no restore point ${to}`);
     return found;
   }
 
@@ -274,8 +310,13 @@ export class CheckpointStore implements CheckpointSeam {
   }
 }
 
-function refName(sessionId: string, turn: number): string {
+function validSession(sessionId: string): string {
   if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId)}`);
+  return sessionId;
+}
+
+function refName(sessionId: string, turn: number): string {
+  validSession(sessionId);
   if (!Number.isInteger(turn) || turn < 1) throw new Error(`not a turn number: ${turn}`);
   return `refs/snowpea/${sessionId}/${turn}`;
 }
