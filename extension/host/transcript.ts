@@ -61,7 +61,7 @@ function userTurns(messages: readonly Message[]): Map<Message, number> {
 }
 
 /** Where the summary starts in a stored compaction's content (after the head requests carry, instruction.ts summaryMessage). */
-const SUMMARY_HEAD = /^\[Summary of the conversation so far:[^\n]*\]\n\n/;
+const SUMMARY_HEAD = /^\[Summary of the conversation so far[:,][^\n]*\]\n\n/;
 
 /** The divider of a stored compaction, as the live `compaction` event drew it. */
 function compactionEntry(m: CompactionMessage): CompactionEntry {

@@ -259,18 +259,22 @@ export class BrowserSession {
 
   private async onRoute(route: Route): Promise<void> {
     const req = route.request();
-    if (req.resourceType() !== 'document' || !isMainFrame(req)) {
-      // A page's own subresource, frame, beacon or fetch: only to its own site or one the user opened.
+    if (req.resourceType() !== 'document') {
+      // A page's own subresource, beacon or fetch: only to its own site or one the user opened.
       const verdict = this.crossSite.check(req.url(), topUrl(req), this.blocks.action);
       if (verdict.blocked) return route.abort('blockedbyclient').catch(() => undefined);
-      if (req.resourceType() !== 'document') return route.fallback().catch(() => undefined);
+      return route.fallback().catch(() => undefined);
     }
     const v = await checkUrl(req.url(), this.policy, this.deps.resolver).catch((e: Error) => ({ allowed: false as const, code: 'policy_blocked' as const, reason: e.message }));
     if (!v.allowed && v.code === 'policy_blocked') {
       this.blocks.add(req, req.url(), v.reason, isMainFrame(req));
       return route.abort('blockedbyclient').catch(() => undefined);
     }
-    if (isMainFrame(req)) {
+    if (!isMainFrame(req)) {
+      // A frame: the URL policy first (it names a refused address), then only its page's own site or one the user opened.
+      const verdict = this.crossSite.check(req.url(), topUrl(req), this.blocks.action);
+      if (verdict.blocked) return route.abort('blockedbyclient').catch(() => undefined);
+    } else {
       const c = await this.deps.consent.check(req.url(), true);
       if (!c.ok) {
         this.blocks.add(req, req.url(), c.reason, true, 'declined');
