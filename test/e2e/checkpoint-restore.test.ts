@@ -73,7 +73,7 @@ describe('e2e: checkpoints, Restore and Restore and rewind in the chat (issue 19
     await pickRestore(frame, 2, 'Restore and rewind');
     const asked = await answerModal(workbench, 'Restore and Rewind');
     assert.match(asked, /Restore 1 file to how they were before message 2, and rewind the conversation to before it\?/);
-    assert.match(asked, /tracked\.txt \(modified\)/);
+    assert.match(asked, /tracked\.txt \(modified/);
     await transcript.getByText('changed the file').waitFor({ state: 'detached' });
     assert.deepEqual(fs.readFileSync(tracked), before, 'the file is back');
     assert.equal(await transcript.getByText('change tracked.txt').count(), 0, 'the rewound message left the chat');

@@ -39,6 +39,8 @@ describe('e2e: /compact in the chat shows the divider and the summary (issue 20)
     const frame = await workbench.findWebviewFrame(CHAT.composer);
     // The meter: how full the window is, and at what fill the conversation compacts.
     await frame.locator('[data-kind="meter"]', { hasText: /^\d+% of \d+k · compacts at \d+% · / }).waitFor({ state: 'attached' });
+    // The second turn has ended (its checkpoint recorded): the chat sends again.
+    await frame.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible' });
     // While a turn runs, compacting is refused with what to do instead (then the turn is stopped).
     await frame.locator(CHAT.composer).fill('where are the tests?');
     await frame.locator(CHAT.composer).press('Enter');
@@ -92,7 +94,8 @@ describe('e2e: /compact in the chat shows the divider and the summary (issue 20)
     // The held turn carries the summary in place of the rounds it stands for.
     const next = JSON.stringify(model.chatRequests()[5].body.messages);
     assert.ok(next.includes('SUMMARY-E2E'));
-    assert.ok(!next.includes('describe the API'), 'the first prompt was summarized');
+    assert.ok(next.includes('"describe the API"'), 'the user\'s own first message is kept word for word (red team N10)');
+    assert.ok(!next.includes('The API has two endpoints.'), 'the first answer was summarized');
 
     // New Chat, then Resume: the replayed chat shows the same divider at the same place.
     // (The live chat's "Stopped." line is not stored, so it is not replayed.)

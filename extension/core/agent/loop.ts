@@ -94,6 +94,8 @@ export class AgentLoop {
     let continuedAfterCut = false;
     const end = async (reason: TurnEndReason, error?: string): Promise<TurnResult> => {
       await services.sink?.commitRound();
+      // The turn's checkpoint is part of it: turn.end (which lets the chat send again) waits for it.
+      await opts.beforeTools?.catch(() => undefined);
       emit({ type: 'turn.end', sessionId: session.id, reason, rounds });
       return { reason, rounds, text: lastText, error, overheadMs, commitWaitMs };
     };

@@ -38,4 +38,7 @@ export async function chatTurn(workbench: Workbench, prompt: string, answer: str
   await frame.locator(CHAT.composer).fill(prompt);
   await frame.locator(CHAT.composer).press('Enter');
   await frame.locator(CHAT.transcript).getByText(answer).waitFor({ state: 'visible' });
+  // The turn ends once its checkpoint is recorded, a moment after the answer: wait for Send, so the
+  // next message is not typed into a turn still running (a turn that goes on, to an approval say, is let be).
+  await frame.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
 }

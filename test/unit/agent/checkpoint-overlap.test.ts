@@ -65,10 +65,13 @@ describe('checkpoint before a turn, taken while the first request is out', () =>
     let ended = false;
     const turn = h.agent.runTurn(h.agent.newSession(), 'hi', new AbortController().signal).then((r) => ((ended = true), r));
 
-    await waitUntil(() => h!.events.some((e) => e.type === 'turn.end'), 'the loop to finish the turn');
+    await waitUntil(() => h!.events.some((e) => e.type === 'text.delta'), 'the answer');
     assert.equal(await eventually(() => ended, 300), false, 'the turn waits for its checkpoint');
+    // turn.end lets the chat send again: it comes only once the checkpoint is recorded, so the next message is never refused as "a turn is running".
+    assert.equal(h.events.some((e) => e.type === 'turn.end'), false, 'no turn.end before the checkpoint');
     cp.release();
     assert.equal((await turn).text, 'just an answer');
+    assert.ok(h.events.some((e) => e.type === 'turn.end'));
     assert.deepEqual(log, ['checkpoint 1']);
   });
 
