@@ -7,7 +7,7 @@ import { coreProviders, UnknownProviderError, type ModelProvider } from '../core
 import { keyEnvVar, keyTarget } from '../core/model/providers/anthropic';
 import type { ModelClient } from '../core/model/types';
 import { fileSources, readSettingsFile, snowpeaHome } from '../core/settings/files';
-import { formatIssue, mergeSettings, type LoadedSettings, type SettingsSource } from '../core/settings/load';
+import { formatIssue, mergeSettings, workspaceSpendNotice, type LoadedSettings, type SettingsSource } from '../core/settings/load';
 import { loadMcpConfig, McpManager } from '../core/mcp';
 import type { Settings } from '../core/settings/schema';
 import { openStateDb, type StateDb } from '../core/store';
@@ -199,6 +199,8 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
   if (badEndpoint) throw new FlagError(`model.baseUrl from ${loaded.origin['model.baseUrl']} is not usable: ${badEndpoint} (got ${JSON.stringify(settings['model.baseUrl'])}); nothing was sent`);
   const broad = broadRootWarning(cwd);
   if (broad) log.warn(broad);
+  const spend = workspaceSpendNotice(loaded);
+  if (spend) log.warn(spend);
   const userKey = cliApiKey(flags, log, keyEnvVar(settings));
   // `run` against OpenAI's or Anthropic's endpoint without any key: say so at once (nothing opened, nothing sent).
   const noKey = opts.needsKey ? missingKeyProblem(keyTarget(loaded).baseUrl, userKey, keyEnvVar(settings)) : null;

@@ -24,7 +24,7 @@ import { watchEditProblems } from './edit-diagnostics';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
-import { formatIssue } from '../core/settings/load';
+import { formatIssue, workspaceSpendNotice } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
 import { vscodeLmProvider } from './lm-provider';
@@ -320,7 +320,8 @@ export class AgentHost implements vscode.Disposable {
   private trustNotices(): string[] {
     const ignored = (this.loaded?.ignored ?? []).map((i) => `Snowpea ignored ${formatIssue(i)}`);
     const broad = this.workspaceRoot ? broadRootWarning(this.workspaceRoot) : undefined;
-    return [...ignored, ...(broad ? [`Careful: ${broad}`] : [])];
+    const spend = this.loaded ? workspaceSpendNotice(this.loaded) : undefined;
+    return [...ignored, ...(broad ? [`Careful: ${broad}`] : []), ...(spend ? [`Note: ${spend}`] : [])];
   }
 
   /** Provider error -> Retry: the last prompt again, as a new turn. */

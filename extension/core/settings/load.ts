@@ -107,3 +107,16 @@ function oneWayAllowed(way: 'lower' | 'higher', value: unknown, current: unknown
 export function formatIssue(i: SettingsIssue): string {
   return `setting ${i.key} from ${i.source}: ${i.message}`;
 }
+
+/**
+ * The keys in force that a workspace set and that decide what a turn may cost (risk 'spend': the
+ * model, rounds, eager tools, media models), in one sentence for the chat and the CLI; undefined
+ * when the workspace set none. A repository may pick them, but never silently (red team N14).
+ */
+export function workspaceSpendNotice(loaded: LoadedSettings): string | undefined {
+  const keys = settingKeys.filter((k) => settingDefs[k].risk === 'spend' && loaded.scope[k] === 'workspace');
+  if (!keys.length) return undefined;
+  const sources = [...new Set(keys.map((k) => loaded.origin[k]))].join(', ');
+  const values = keys.map((k) => `${k} = ${JSON.stringify(loaded.settings[k])}`).join(', ');
+  return `this workspace's settings (${sources}) set ${values}, which decide what a turn may cost; set them in your user settings to choose yourself`;
+}
