@@ -20,7 +20,7 @@ import { ToolRegistry } from '../core/tools/registry';
 import type { PastedImage } from '../core/input/compose';
 import type { HostMessage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
-import { watchEditProblems } from './edit-diagnostics';
+import { EditDiagnostics } from './edit-diagnostics';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
@@ -61,6 +61,8 @@ export class AgentHost implements vscode.Disposable {
   /** Diff review of proposed writes; Keep or Undo of the turn's auto-approved edits. */
   readonly edits: EditSupport;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** Waits for the diagnostics around an edit (and tracks which languages have any) for the whole window. */
+  private readonly editDiagnostics: EditDiagnostics;
   /** Fires when the session, its loaded tools or the registry changed (the tools tree refreshes). */
   readonly onDidChange = this.changeEmitter.event;
 
@@ -77,6 +79,8 @@ export class AgentHost implements vscode.Disposable {
       workspaceRoot: () => this.workspaceRoot,
     });
     this.settings = this.reloadSettings();
+    this.editDiagnostics = new EditDiagnostics(log);
+    this.disposables.push(this.editDiagnostics);
     this.edits = new EditSupport({ post: (m) => this.post(m), invalidate: (p) => this.agent?.guard.invalidatePath(p), warn: (m) => this.log.warn(m) });
     this.prompts = new WebviewPrompts((m) => this.post(m), this.edits.review);
     this.chat = new ChatController({
@@ -242,7 +246,7 @@ export class AgentHost implements vscode.Disposable {
       store,
       fileReader: createEditorFileReader(),
       fileWriter: this.edits.trackWrites(createEditorFileWriter()),
-      watchProblems: watchEditProblems,
+      watchProblems: (absPath, signal) => this.editDiagnostics.watch(absPath, signal),
       approver: this.prompts,
       askUser: this.prompts.askUser,
       logger: this.log,

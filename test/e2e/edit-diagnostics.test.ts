@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { chatTurn, scriptedModelSettings, toolResults, useScriptedModel } from './harness/scripted-model';
+import { waitForLogLine } from './harness/snowpea-log';
 import { useVsCode } from './harness/use-vscode';
 
 /** The JSON language server ships with VS Code (and code-server) and checks a document once it is open, shown or not. */
@@ -10,6 +11,7 @@ describe('e2e: an edit that introduces an error reports it to the model (issue 1
     workspaceFiles: {
       'config.json': '{\n  "name": "demo",\n  "port": 8080\n}\n',
       'open.json': '{\n  "broken": ,\n  "name": "demo",\n  "port": 8080\n}\n',
+      'notes.md': '# Notes\n\nFirst draft.\n',
     },
   }));
 
@@ -31,6 +33,8 @@ describe('e2e: an edit that introduces an error reports it to the model (issue 1
     assert.doesNotMatch(fixed, /introduced/, 'the fix introduces nothing');
     // The file was not open: the background tab that let the language service check it is closed again.
     await workbench.page.locator('.tabs-container .tab', { hasText: 'config.json' }).waitFor({ state: 'detached' });
+    // It waited because VS Code's JSON extension checks JSON (issue 29: only such languages wait).
+    await waitForLogLine(vscode().dir, /\[info\] diagnostics after edit of config\.json: (vscode\.json-language-features checks json|json files have had diagnostics in this window)$/);
   });
 
   it('write_file on an open file with an old error: only the new error is reported, though the old one moved down', async function () {
@@ -54,4 +58,17 @@ describe('e2e: an edit that introduces an error reports it to the model (issue 1
     assert.doesNotMatch(result, /line 4/, 'the old error, now on line 4, is not reported');
     assert.equal(await page.locator('.tabs-container .tab', { hasText: 'open.json' }).count(), 1, "the user's tab stays open");
   });
+
+  it('edit_file on a Markdown file, which nothing checks, returns without waiting for diagnostics (issue 29)', async function () {
+    const model = scripted();
+    const session = vscode();
+    const edit = { path: 'notes.md', old_string: 'First draft.', new_string: 'Second draft.' };
+    model.enqueue({ toolCalls: [{ name: 'edit_file', arguments: JSON.stringify(edit) }] }, { text: 'notes edited' });
+    await chatTurn(session.workbench, 'edit the notes', 'notes edited');
+    const result = toolResults(model, model.chatRequests().length - 1).at(-1)!;
+    assert.match(result, /^edited notes\.md/);
+    assert.doesNotMatch(result, /diagnostics|introduced/, 'no diagnostics section');
+    await waitForLogLine(session.dir, /\[info\] diagnostics after edit of notes\.md: no diagnostics provider for markdown; not waited$/);
+  });
 });
+
