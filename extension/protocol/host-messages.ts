@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentEventMessageSchema } from './agent-event';
+import { agentEventMessageSchema, sessionModes, todoListSchema } from './agent-event';
 import { meterMessageSchema } from './meter';
 import { MAX_IMAGE_BASE64_CHARS } from './webview-messages';
 
@@ -65,6 +65,8 @@ const headerFields = {
   setupNeeded: z.boolean(),
   /** The model accepts images; false: attached images go to it as a text marker. Absent: assume it does. */
   supportsImages: z.boolean().optional(),
+  /** The chat's mode: the session's, or (no session yet) the one its first message starts in. Absent: code. */
+  mode: z.enum(sessionModes).optional(),
 };
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
@@ -75,6 +77,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     loadedTools: z.array(z.string()),
     /** A turn is in progress (the webview reloaded mid-stream); events for it follow. */
     running: z.boolean().optional(),
+    /** The session's todo list as stored (todo_write). */
+    todos: todoListSchema.optional(),
   }),
   /** The title, model, trust, setup or image support changed (a setting, the API key, Workspace Trust, the session's title); nothing else is touched. */
   z.object({ type: z.literal('header'), ...headerFields }),

@@ -18,8 +18,8 @@ describe('e2e: the Snowpea Tools tree view', function () {
     assert.equal(await workbench.treeRowDescription('Tools', /^Core \(\d+\)$/), 'eager');
     // Collapse the big groups so the deferred ones are on screen (the tree renders visible rows only).
     await workbench.collapseTreeRow('Tools', /^Core \(\d+\)$/);
-    // The Deferred line's order: browser, git, media, memory, fs (then MCP servers).
-    const groups = ['browser (8)', 'git (4)', 'media (5)', 'memory (1)', 'fs (1)'];
+    // The Deferred line's order: browser, git, media, memory, fs, todo (then MCP servers).
+    const groups = ['browser (8)', 'git (4)', 'media (5)', 'memory (1)', 'fs (1)', 'todo (1)'];
     for (const group of groups) {
       assert.equal(await workbench.treeRowDescription('Tools', group), 'deferred', group);
       await workbench.collapseTreeRow('Tools', group);

@@ -19,6 +19,7 @@ import type { Disposable } from '../conversation/emitter';
 import { AgentLoop, type TurnResult } from './loop';
 import { RoundMeter } from './meter';
 import type { ContentPart, Message } from '../conversation/messages';
+import type { TodoItem } from '../conversation/events';
 import { closeOrphanCalls } from '../conversation/orphans';
 import { SessionPromptBuilder } from '../context/prompt-builder';
 import { ProjectContext } from '../context/project-context';
@@ -35,7 +36,7 @@ import { deleteSessionWithAttachments, referencingSink } from '../images/session
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
   createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[] }): { id: string; created: number };
-  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; created: number } | null | undefined;
+  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; todos?: TodoItem[]; created: number } | null | undefined;
   getMessages(id: string): Message[];
   /** For deleteSession (state.db has both). */
   deleteSession?(id: string): boolean;
@@ -217,6 +218,7 @@ export class Agent implements Disposable {
       role: rec.role,
       parentId: rec.parentId ?? undefined,
       loadedTools: rec.loadedTools,
+      todos: rec.todos ?? [],
       messages: this.opts.store!.getMessages(id),
       created: rec.created,
     });
@@ -256,8 +258,28 @@ export class Agent implements Disposable {
       return await this.loop.runTurn(session, prompt, signal, { ...(title === undefined ? {} : { title }), ...(checkpoint ? { beforeTools: checkpoint } : {}) });
     } finally {
       await checkpoint;
+      if (!session.isSubagent) this.opts.checkpoints?.atTurnEnd?.(session.id);
       if (session.loadedTools.length !== before) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });
     }
+  }
+
+  /**
+   * Changes the session's mode (the user's plan toggle, /plan, an approved plan, `snowpea run
+   * --plan`/`--act`, or set_mode): stored, and reported as a `mode` event. The next request
+   * carries the mode's tools and prompt line.
+   */
+  setMode(session: Session, mode: Mode): void {
+    if (session.mode === mode) return;
+    session.mode = mode;
+    this.opts.store?.updateSession(session.id, { mode });
+    this.loop.notify(session, { type: 'mode', sessionId: session.id, mode });
+  }
+
+  /** Replaces the session's todo list (todo_write): stored with the session, reported as a `todos` event. */
+  setTodos(session: Session, todos: TodoItem[]): void {
+    session.todos = todos.map((t) => ({ ...t }));
+    this.opts.store?.updateSession(session.id, { todos: session.todos });
+    this.loop.notify(session, { type: 'todos', sessionId: session.id, todos: session.todos });
   }
 
   /**
@@ -361,10 +383,8 @@ export class Agent implements Disposable {
       onOutput,
       scratchDir,
       askUser: session.isSubagent ? undefined : this.opts.askUser,
-      setMode: (mode) => {
-        session.mode = mode;
-        this.opts.store?.updateSession(session.id, { mode });
-      },
+      setMode: (mode) => this.setMode(session, mode),
+      ...(session.isSubagent ? {} : { setTodos: (todos: TodoItem[]) => this.setTodos(session, todos) }),
       loadTools: (names) => {
         const added = session.loadTools(names);
         if (added.length) this.opts.store?.updateSession(session.id, { loadedTools: session.loadedTools });

@@ -47,6 +47,11 @@ export class AgentLoop {
     this.emitter.dispose();
   }
 
+  /** Reports an event of the session from outside a turn's own steps (its mode or todo list changed); recorded like any other. */
+  notify(session: Session, e: AgentEvent): void {
+    this.emit(e, session);
+  }
+
   private emit(e: AgentEvent, session: Session): void {
     this.services.sink?.recordEvent?.(session.id, e);
     this.emitter.fire(e);

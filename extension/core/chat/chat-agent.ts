@@ -1,7 +1,7 @@
 import type { CompactionOutcome } from '../context/compaction/compactor';
 import type { Disposable } from '../conversation/emitter';
 import type { AgentEvent, TurnEndReason } from '../conversation/events';
-import type { Session } from '../conversation/session';
+import type { Mode, Session } from '../conversation/session';
 import type { ComposeInput } from '../input/compose';
 
 /**
@@ -9,7 +9,9 @@ import type { ComposeInput } from '../input/compose';
  * which has all of this; tests may pass a fake. Kept narrow so nothing in core/chat imports the Agent.
  */
 export interface ChatAgent {
-  newSession(): Session;
+  newSession(init?: { mode?: Mode }): Session;
+  /** Changes a session's mode (stored; reported as a `mode` event). */
+  setMode(session: Session, mode: Mode): void;
   /** A stored session (its transcript loaded), or undefined when there is none with that id. */
   openSession(id: string): Session | undefined;
   /** One turn of what the user wrote; `onProblems` hears what was not attached before the turn starts. */

@@ -1,10 +1,13 @@
 import type { CompactionOutcome } from '../context/compaction/compactor';
 import type { Disposable } from '../conversation/emitter';
 import type { AgentEvent } from '../conversation/events';
-import type { Session } from '../conversation/session';
+import type { Mode, Session } from '../conversation/session';
 import type { ComposeInput } from '../input/compose';
 import type { Logger } from '../log';
 import type { ChatAgent, ChatHooks } from './chat-agent';
+
+/** The user's message that approves a plan (the chat's "Approve plan" button): act mode is on when it is sent. */
+export const PLAN_APPROVED = 'Plan approved. Carry it out now, step by step.';
 
 /** Why the conversation cannot be compacted now (a turn runs, no conversation yet): said, not an error. */
 export class CompactRefused extends Error {}
@@ -40,6 +43,8 @@ export class ChatController {
   private compactionEnded: Promise<void> = Promise.resolve();
   private lastPrompt?: ComposeInput;
   private partial = '';
+  /** The mode the user picked before the chat had a session: the first send's new session starts in it. */
+  private nextMode: Mode = 'code';
 
   constructor(private readonly opts: ChatControllerOptions) {}
 
@@ -49,6 +54,36 @@ export class ChatController {
 
   isRunning(): boolean {
     return !!this.running;
+  }
+
+  /** The mode the chat is in: the current session's, or the one its first message will start in. */
+  get mode(): Mode {
+    return this.current?.mode ?? this.nextMode;
+  }
+
+  /**
+   * The user's plan toggle and `/plan`, `/act`: the current session changes mode (its `mode` event
+   * reaches the hooks), or without one the next new session starts in `mode`. A running turn's next
+   * request follows it: the user may always take power away, or give it back.
+   */
+  async setMode(mode: Mode): Promise<void> {
+    if (!this.current) {
+      this.nextMode = mode;
+      this.opts.hooks.sessionChanged();
+      return;
+    }
+    (await this.theAgent()).setMode(this.current, mode);
+  }
+
+  /**
+   * "Approve plan": a plan-mode session switches to code (act) mode and the model is told to carry
+   * the plan out, as a new turn. Refused (said, not thrown) while a turn runs or outside plan mode.
+   */
+  async approvePlan(): Promise<void> {
+    if (this.running) return this.opts.hooks.error('A turn is running: wait for the plan to finish, then approve it.');
+    if (!this.current || this.current.mode !== 'plan') return this.opts.hooks.error('There is no plan to approve: the chat is not in plan mode.');
+    await this.setMode('code');
+    await this.send({ text: PLAN_APPROVED });
   }
 
   /** Why the conversation cannot be restored, rewound or compacted now; undefined when it can. */
@@ -92,7 +127,8 @@ export class ChatController {
       const agent = await this.theAgent();
       if (!this.current) {
         // The view knows no session yet: it learns the new one before any of its events.
-        this.current = agent.newSession();
+        this.current = agent.newSession({ mode: this.nextMode });
+        this.nextMode = 'code';
         await hooks.sessionStarted();
       }
       session = this.current;
@@ -200,6 +236,8 @@ export class ChatController {
 
   private switchTo(session: Session | undefined): void {
     const old = this.current;
+    // New Chat keeps the plan toggle as it was; a resumed session has its own stored mode.
+    if (!session) this.nextMode = old?.mode === 'plan' ? 'plan' : this.nextMode;
     this.current = session;
     this.partial = '';
     this.release(old);

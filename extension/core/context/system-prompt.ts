@@ -20,7 +20,7 @@ Use tools instead of guessing file contents. Prefer edit_file for small changes 
 Tool results that were pruned or stubbed say so; re-run the tool if you need the content again.`;
 
 export function modeLine(mode: string): string | undefined {
-  if (mode === 'plan') return 'Mode: plan. Read and think; propose a plan. Write, exec and commit tools are not available until the user switches back to code mode.';
+  if (mode === 'plan') return 'Mode: plan. Read and think, keep the plan\'s steps with todo_write, and answer with the plan. Write, exec and commit tools are not available until the user approves the plan (that switches to code mode).';
   if (mode === 'ask') return 'Mode: ask. Answer questions about the code; do not change files. Write, exec and commit tools are not available.';
   return undefined;
 }

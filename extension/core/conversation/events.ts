@@ -73,6 +73,20 @@ export const meterEventSchema = z.object({
     .optional(),
 });
 
+/** A step of the model's todo list (todo_write): the whole list is replaced at each call. */
+export const todoStatuses = ['pending', 'in_progress', 'done'] as const;
+export const todoItemSchema = z.strictObject({
+  text: z.string().trim().min(1).max(300),
+  status: z.enum(todoStatuses),
+});
+/** Most steps one list holds. */
+export const MAX_TODOS = 50;
+export const todoListSchema = z.array(todoItemSchema).max(MAX_TODOS);
+export type TodoItem = z.infer<typeof todoItemSchema>;
+
+/** Session modes: `code` (act: every tool), `plan` and `ask` (read-only). */
+export const sessionModes = ['code', 'plan', 'ask'] as const;
+
 /** Why a turn ended (the loop's TurnResult and the turn.end event). */
 export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
 export type TurnEndReason = (typeof turnEndReasons)[number];
@@ -106,6 +120,10 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     result: z.string().optional(),
   }),
   z.object({ type: z.literal('tools.loaded'), sessionId, tools: z.array(z.string()) }),
+  /** The session's mode changed (the user's plan toggle, /plan, an approved plan, or set_mode). */
+  z.object({ type: z.literal('mode'), sessionId, mode: z.enum(sessionModes) }),
+  /** The model replaced its todo list (todo_write): the whole new list. */
+  z.object({ type: z.literal('todos'), sessionId, todos: todoListSchema }),
   z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
   meterEventSchema,
   z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),

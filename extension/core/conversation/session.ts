@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TodoItem } from './events';
 import type { Message } from './messages';
 
 export type Mode = 'code' | 'plan' | 'ask';
@@ -12,6 +13,8 @@ export interface SessionInit {
   parentId?: string;
   isSubagent?: boolean;
   loadedTools?: string[];
+  /** The model's todo list as stored (todo_write). */
+  todos?: TodoItem[];
   messages?: Message[];
   /** Subagents: the tool rounds they were given (the BUDGET_LINE). */
   budgetRounds?: number;
@@ -30,6 +33,8 @@ export class Session {
   role: string;
   /** Deferred tools loaded in this session, in load order (their schemas follow the eager ones). */
   readonly loadedTools: string[];
+  /** The model's todo list (todo_write replaces it whole); stored with the session. */
+  todos: TodoItem[];
   readonly messages: Message[];
   readonly budgetRounds?: number;
   /** Number of user turns so far. */
@@ -47,6 +52,7 @@ export class Session {
     this.mode = init.mode ?? 'code';
     this.role = init.role ?? 'default';
     this.loadedTools = [...(init.loadedTools ?? [])];
+    this.todos = [...(init.todos ?? [])];
     this.messages = [...(init.messages ?? [])];
     this.budgetRounds = init.budgetRounds;
     this.turn = this.messages.filter((m) => m.role === 'user' && !m.attachedBy).length;

@@ -1,5 +1,6 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
+import { todoListSchema, type TodoItem } from '../conversation/events';
 import { rowsCached as rows, type Row } from './statements';
 import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments, type ContentReader } from './stored-message';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
@@ -22,9 +23,20 @@ function toSession(r: Row): SessionRecord {
     mode: String(r.mode),
     role: String(r.role),
     loadedTools: JSON.parse(String(r.loaded_tools)) as string[],
+    todos: storedTodos(r.todos),
     created: num(r.created),
     updated: num(r.updated),
   };
+}
+
+/** A stored todo list; a damaged one (or none, before schema v4) reads as empty rather than failing the session. */
+function storedTodos(v: SqlValue | undefined): TodoItem[] {
+  try {
+    const parsed = todoListSchema.safeParse(JSON.parse(String(v ?? '[]')));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }
 
 export function sessionExists(db: Database, id: string): boolean {

@@ -44,6 +44,8 @@ export const migrations: Migration[] = [
       ALTER TABLE messages ADD COLUMN content_bytes INTEGER;
       CREATE INDEX messages_content_ref ON messages(content_ref) WHERE content_ref IS NOT NULL;
     `),
+  // v4: the model's todo list (todo_write) is kept with its session, as JSON.
+  (db) => db.exec(`ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';`),
 ];
 
 export const SCHEMA_VERSION = migrations.length;

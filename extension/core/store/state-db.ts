@@ -133,6 +133,7 @@ export class StateDb {
       mode: input.mode,
       role: input.role,
       loadedTools: [...(input.loadedTools ?? [])],
+      todos: [],
       created: t,
       updated: t,
     };
@@ -153,6 +154,7 @@ export class StateDb {
     if (patch.mode !== undefined) clean.mode = patch.mode;
     if (patch.role !== undefined) clean.role = patch.role;
     if (patch.loadedTools !== undefined) clean.loadedTools = [...patch.loadedTools];
+    if (patch.todos !== undefined) clean.todos = patch.todos.map((t) => ({ ...t }));
     this.write('session.update', { id, patch: clean, updated: this.now() });
     this.commitSessionChange();
     return q.getSession(this.db, id)!;

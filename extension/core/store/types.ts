@@ -1,4 +1,5 @@
 /** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
+import type { TodoItem } from '../conversation/events';
 import type { Message } from '../conversation/messages';
 import type { ToolCallRecordInput } from '../conversation/transcript-sink';
 import type { Logger } from '../log';
@@ -13,6 +14,8 @@ export interface SessionRecord {
   role: string;
   /** Deferred tools loaded in this session, in load order. */
   loadedTools: string[];
+  /** The model's todo list (todo_write); [] when it kept none. */
+  todos: TodoItem[];
   created: number;
   updated: number;
 }
@@ -32,6 +35,7 @@ export interface SessionPatch {
   mode?: string;
   role?: string;
   loadedTools?: string[];
+  todos?: TodoItem[];
 }
 
 /** One row of listSessions(): what a history list or `snowpea sessions list --json` shows. */

@@ -53,7 +53,7 @@ export function deferredLine(tools: AnyTool[], eagerAlways: Set<string>): string
 
 /** Built-in groups first in a fixed order, MCP servers after them. */
 export function groupRank(group: string): number {
-  const order = ['browser', 'git', 'media', 'memory', 'fs'];
+  const order = ['browser', 'git', 'media', 'memory', 'fs', 'todo'];
   const i = order.indexOf(group);
   return i >= 0 ? i : group.startsWith('mcp:') ? 100 : 50;
 }

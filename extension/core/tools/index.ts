@@ -8,6 +8,7 @@ import { readFileTool } from './core/read-file';
 import { setModeTool } from './core/set-mode';
 import { shellTool } from './core/shell';
 import { skillViewTool } from './core/skill-view';
+import { todoWriteTool } from './core/todo-write';
 import { writeFileTool } from './core/write-file';
 import { gitCommitTool } from './git/git-commit';
 import { gitDiffTool } from './git/git-diff';
@@ -43,6 +44,7 @@ export function createBuiltinTools(): AnyTool[] {
     gitLogTool,
     gitCommitTool,
     memoryTool,
+    todoWriteTool,
     ...mediaTools,
     ...createBrowserTools(sharedBrowserManager()),
   ] as AnyTool[];

@@ -1,6 +1,24 @@
+import { TOOL, type ToolName } from './names';
 import type { SessionMode } from './types';
 
 export const SESSION_MODES: readonly SessionMode[] = ['code', 'plan', 'ask'];
 
 /** Modes in which nothing may change the workspace (the policy refuses tools whose traits are not read-only). */
 export const READ_ONLY_MODES: ReadonlySet<string> = new Set<SessionMode>(['plan', 'ask']);
+
+/**
+ * Tools a mode sends eagerly even though they are deferred otherwise (the seed's "tools required by
+ * session mode"): plan mode writes its plan as a todo list, so todo_write is at hand there without a
+ * tool_search; in code mode it stays deferred (the first request's budget), and a session that
+ * loaded it (an approved plan did) keeps it.
+ */
+export const MODE_TOOLS: Readonly<Record<SessionMode, readonly ToolName[]>> = {
+  code: [],
+  plan: [TOOL.todo_write],
+  ask: [],
+};
+
+/** The mode-required tools of a mode as stored (an unknown mode requires none). */
+export function modeTools(mode: string): readonly ToolName[] {
+  return MODE_TOOLS[mode as SessionMode] ?? [];
+}

@@ -18,6 +18,7 @@ export const BUILTIN_TOOL_NAMES = [
   'skill_view',
   'set_mode',
   'tool_search',
+  'todo_write',
   'list_dir',
   'git_status',
   'git_diff',

@@ -7,6 +7,7 @@ import type { Settings } from '../settings/schema';
 import { callTitle } from './card-summary';
 import { activeTools, deferredLine } from './deferred';
 import { roleOf } from './roles';
+import { modeTools } from './modes';
 import { offerRefusal } from './policy/decide';
 import { sessionFacts } from './policy/facts';
 import type { AnyTool, ToolContext, ToolResult } from './types';
@@ -76,7 +77,7 @@ export class SessionToolRuntime implements ToolRuntime {
     const tools = activeTools({
       tools: this.catalog.all(),
       deferredEnabled: s['tools.deferred'],
-      extraEager: [...s['tools.eager'], ...(role.requiredTools ?? [])],
+      extraEager: [...s['tools.eager'], ...(role.requiredTools ?? []), ...modeTools(session.mode)],
       loaded: session.loadedTools,
       narrowEager: session.isSubagent && role.readOnly ? role.eager : undefined,
       allows: (t) => !this.refusalFor(session, t),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ContentPart, ImageRef } from '../conversation/messages';
+import type { TodoItem } from '../conversation/events';
 import type { Settings } from '../settings/schema';
 import type { ProblemWatch } from './problems-introduced';
 
@@ -173,6 +174,8 @@ export interface ToolContext {
   askUser?(question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string>;
   /** Changes the session's mode (set_mode); absent where the mode cannot change. */
   setMode?(mode: SessionMode): void | Promise<void>;
+  /** Replaces the session's todo list (todo_write): stored with the session and shown to the user; absent where there is none (subagents). */
+  setTodos?(todos: TodoItem[]): void;
   /** Adds deferred tools to the session's loaded set (tool_search); returns the names that were new. */
   loadTools?(names: string[]): string[];
   /** Earlier answers and up-front approval; absent: none. */

@@ -238,6 +238,7 @@ describe('chat controller: a turn that does not end when stopped', () => {
     const released: string[] = [];
     const agent: ChatAgent = {
       newSession: () => new Session({ workspaceRoot: '/ws' }),
+      setMode: (session, mode) => void (session.mode = mode),
       openSession: () => undefined,
       send: (session) =>
         new Promise((resolve) => {

@@ -27,6 +27,8 @@ const everyEvent: AgentEvent[] = [
   { type: 'compaction', sessionId: 's', trigger: 'manual', tokensBefore: 96_000, tokensAfter: 11_000, rounds: 40, summary: '## Task\nfix it', model: 'm', focus: 'keep the API design', usage: { promptTokens: 96_000, completionTokens: 900, cachedTokens: 90_000 } },
   { type: 'turn.end', sessionId: 's', reason: 'done', rounds: 2 },
   { type: 'reasoning.delta', sessionId: 's', text: 'Let me think.' },
+  { type: 'mode', sessionId: 's', mode: 'plan' },
+  { type: 'todos', sessionId: 's', todos: [{ text: 'read the code', status: 'done' }, { text: 'fix it', status: 'in_progress' }] },
 ];
 
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -185,6 +187,8 @@ describe('protocol: message schemas', () => {
       'loop.suspected': () => 'j',
       error: () => 'k',
       compaction: () => 'm',
+      mode: () => 'o',
+      todos: () => 'p',
       'turn.end': () => 'l',
     };
     assert.equal(dispatch(handlers, everyEvent[0] as AgentEventMessage, seen), 'a');

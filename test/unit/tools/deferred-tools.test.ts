@@ -41,7 +41,7 @@ describe('deferred tools and tool_search', () => {
     const body = h.bodies()[0];
     assert.deepEqual(names(body).sort(), EAGER_CORE.filter((n) => h.registry.has(n)).sort());
     assert.ok(names(body).length >= 12);
-    assert.match(system(body), /^Deferred \(load with tool_search\): browser \(8\), git \(4\), media \(5\), memory \(1\), fs \(1\), mcp:github \(12\)$/m);
+    assert.match(system(body), /^Deferred \(load with tool_search\): browser \(8\), git \(4\), media \(5\), memory \(1\), fs \(1\), todo \(1\), mcp:github \(12\)$/m);
     assert.doesNotMatch(JSON.stringify(body.tools), /git_diff|mcp__github/);
   });
 

@@ -89,9 +89,12 @@ describe('tool policy: decision table', () => {
   }
 
   it('a refusal tells the model what to do instead; an always-ask request names its reason and hides "always"', () => {
-    const blocked = decide(facts({ case: '', permission: 'write', mode: 'plan', expect: 'mode_blocked' }));
+    const blocked = decide(facts({ case: '', permission: 'write', mode: 'ask', expect: 'mode_blocked' }));
     assert.equal(blocked.kind, 'refuse');
     assert.match(blocked.kind === 'refuse' ? blocked.result.content : '', /set_mode with mode "code"/);
+    // Plan mode is the user's: it ends when they approve the plan, so the model is told to answer with it.
+    const planned = decide(facts({ case: '', permission: 'write', mode: 'plan', expect: 'mode_blocked' }));
+    assert.match(planned.kind === 'refuse' ? planned.result.content : '', /not available in plan mode.*answer with your plan; the user approves it to switch to act mode/);
     const ask = decide(facts({ case: '', permission: 'write', path: 'protected', expect: 'always-ask' }));
     assert.equal(ask.kind === 'ask' && ask.request.reason, 'protected reason');
   });

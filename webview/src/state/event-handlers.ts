@@ -19,7 +19,7 @@ import type { ChatState, ToolItem, UserItem } from './types';
 /** How each agent event changes the chat: one handler per event type, (event, {state, time}) -> state. */
 export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerContext> = {
   'turn.start': (e, { s }) => {
-    const base: ChatState = { ...s, running: true, stopping: false, loop: null, retry: null, retrying: false };
+    const base: ChatState = { ...s, running: true, stopping: false, loop: null, retry: null, retrying: false, planReady: false };
     const pending = lastIndexWhere(base.items, (i) => i.kind === 'user' && i.pending === true);
     if (pending >= 0) {
       const { pending: _confirmed, ...confirmed } = base.items[pending] as UserItem;
@@ -102,8 +102,14 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
     return waiting ? insertItemAt(closed, last, divider) : appendItem(closed, divider);
   },
 
+  mode: (e, { s }) => ({ ...s, mode: e.mode, planReady: false }),
+
+  todos: (e, { s }) => ({ ...s, todos: e.todos }),
+
   'turn.end': (e, { s, at }) => {
-    const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [] };
+    // A plan-mode turn that answered offers "Approve plan"; a stopped or failed one does not.
+    const planReady = e.reason === 'done' && s.mode === 'plan';
+    const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [], planReady };
     const note = turnEndNotes[e.reason]?.(e.rounds);
     return note ? appendItem(settled, { kind: 'notice', text: note }) : settled;
   },

@@ -18,17 +18,17 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
       setupNeeded: m.setupNeeded,
       supportsImages: m.supportsImages ?? true,
     };
-    const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping };
+    const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping, mode: m.mode ?? 'code', todos: m.todos ?? [] };
     // Requests the host still waits on are re-sent after init; anything else is stale.
     const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], retry: null, retrying: false };
     if (sameSession) return cleared;
-    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [] };
+    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [], planReady: false };
   },
 
   header: (m, { s }) => {
     if (!s.session || s.session.id !== m.sessionId) return s;
-    const { type: _type, sessionId: _id, supportsImages, ...fields } = m;
-    return { ...s, session: { ...s.session, ...fields, supportsImages: supportsImages ?? true } };
+    const { type: _type, sessionId: _id, supportsImages, mode, ...fields } = m;
+    return { ...s, session: { ...s.session, ...fields, supportsImages: supportsImages ?? true }, ...(mode ? { mode } : {}) };
   },
 
   event: (m, ctx) => {

@@ -19,6 +19,10 @@ export function initialState(): ChatState {
     fileResults: null,
     retrying: false,
     nextId: 1,
+    mode: 'code',
+    todos: [],
+    planReady: false,
+    todosCollapsed: false,
   };
 }
 
@@ -44,5 +48,6 @@ export function restoreState(saved: unknown): ChatState {
   else restored.attachments = restored.attachments.map(settleAttachment);
   if (!Array.isArray(restored.meters)) restored.meters = [];
   if (!Array.isArray(restored.changes)) restored.changes = [];
+  if (!Array.isArray(restored.todos)) restored.todos = [];
   return restored;
 }

@@ -38,6 +38,11 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
 
   'loop.dismissed': (_a, s) => ({ ...s, loop: null }),
 
+  // The toggle shows the new mode at once; the host's `mode` event (or header) confirms it.
+  'mode.requested': (a, s) => ({ ...s, mode: a.mode, planReady: false }),
+
+  'todos.toggle': (_a, s) => ({ ...s, todosCollapsed: !s.todosCollapsed }),
+
   'approval.answered': (a, s) => ({ ...s, approvals: s.approvals.filter((r) => r.id !== a.id) }),
 
   'ask.answered': (a, s) => ({ ...s, asks: s.asks.filter((r) => r.id !== a.id) }),

@@ -1,4 +1,7 @@
-import type { ChangedFile, HostMessage, ImageMeta, OutgoingImage } from '../../../extension/protocol';
+import type { ChangedFile, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+
+/** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
+export type ChatMode = 'code' | 'plan' | 'ask';
 
 /** What the chat shows. Everything here can be rebuilt from the host (init + transcript + events). */
 
@@ -199,6 +202,14 @@ export interface ChatState {
   retrying: boolean;
   /** Source of item ids. */
   nextId: number;
+  /** The session's mode (the plan toggle shows plan). */
+  mode: ChatMode;
+  /** The model's todo list (todo_write), pinned above the composer while a turn runs. */
+  todos: TodoItem[];
+  /** A plan-mode turn finished: the chat offers "Approve plan". */
+  planReady: boolean;
+  /** The pinned todo list is folded to its one-line summary. */
+  todosCollapsed: boolean;
 }
 
 /** Things the webview does on its own, before or without the host. */
@@ -213,6 +224,8 @@ export type LocalAction =
   | { type: 'attachment.done'; id: string; result: Exclude<Attachment, { status: 'processing' }> }
   | { type: 'attachment.remove'; id: string }
   | { type: 'loop.dismissed' }
+  | { type: 'mode.requested'; mode: ChatMode }
+  | { type: 'todos.toggle' }
   | { type: 'approval.answered'; id: string }
   | { type: 'ask.answered'; id: string };
 

@@ -56,10 +56,12 @@ export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: Sess
     return errorResult('policy_blocked', `${tool.name} is not available to a subagent; finish the task with what you have and report back.`);
   }
   if (READ_ONLY_MODES.has(s.mode) && !tool.traits.readOnly) {
-    return errorResult(
-      'mode_blocked',
-      `${tool.name} is not available in ${s.mode} mode, which is read-only (no writes, commands or commits). Use read tools, or call set_mode with mode "code" to ask the user to switch.`,
-    );
+    // Plan mode is the user's choice: the way out is their approval of the plan, not a switch the model asks for.
+    const instead =
+      s.mode === 'plan' && !s.child
+        ? 'Investigate with read tools, then answer with your plan; the user approves it to switch to act mode, and then it can run.'
+        : 'Use read tools, or call set_mode with mode "code" to ask the user to switch.';
+    return errorResult('mode_blocked', `${tool.name} is not available in ${s.mode} mode, which is read-only (no writes, commands or commits). ${instead}`);
   }
   if (s.child?.readOnlyRole && !tool.traits.readOnly && !s.child.roleKeeps.includes(tool.name)) {
     return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${s.child.role} agent; report what should change instead.`);
