@@ -189,16 +189,19 @@ export async function installExtension(vsixPath, { userDataDir, extensionsDir })
 
 /**
  * Where a long-lived session (npm start, the `start` CLI) keeps its user-data and extensions dirs:
- * `.vscode-test/<name>/`, unless that lies inside the workspace being opened (the default when
- * `npm start` opens the repo itself). VS Code then shows the installed extension as disabled for
- * the workspace, so the dirs go to the system temp folder instead.
+ * one profile per clone and name in the shared cache (`~/.cache/snowpea/profiles/<name>-<clone>/`),
+ * whatever folder is opened, so settings set while one folder is open are there for the next
+ * (`npm start` and `npm start -- <folder>` share it). Only when that lies inside the workspace being
+ * opened (a workspace at or above the cache, e.g. the home folder) does the profile go to the
+ * system temp folder instead: VS Code shows an extension installed inside the workspace as
+ * disabled for it.
  */
 export function sessionDir(name, workspace) {
-  const preferred = join(CACHE_ROOT, name);
+  // Per clone: two clones' sessions never share user data or extensions.
+  const clone = createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8);
+  const preferred = join(SHARED_CACHE, 'profiles', `${name}-${clone}`);
   const rel = relative(resolve(workspace), preferred);
   const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  // Per clone even there: two clones' sessions never share user data or extensions.
-  const clone = createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8);
   return inside ? join(tmpdir(), `snowpea-code-server-${name}-${clone}`) : preferred;
 }
 

@@ -2,13 +2,15 @@
 // `npm start`: builds the .vsix, then opens Snowpea in a VS Code.
 //   - A desktop `code` CLI on PATH: installs the .vsix there and opens the folder.
 //   - Otherwise: installs (once) and starts code-server, VS Code in the browser, on 127.0.0.1 and
-//     prints the address to open. Ctrl+C stops it.
+//     prints the address to open. Ctrl+C (or SIGINT/SIGTERM to this process or to npm) stops it.
+//     Every folder opens in the same profile (user settings, keys, sessions), one per clone.
 // Usage: npm start [-- [folder] [--web] [--port N]]
 //   folder   the workspace to open (default: the current folder)
 //   --web    use code-server even when a desktop `code` is on PATH
 //   --port   the port for code-server (default: $PORT, else a free one)
 import { spawnSync } from 'node:child_process';
 import { accessSync, appendFileSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { applyEdits, modify, parse } from 'jsonc-parser';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCodeServer, installExtension, sessionDir, startCodeServer } from './code-server.mjs';
@@ -65,12 +67,41 @@ function openInDesktop(code, vsix, folder) {
   console.log(`\nSnowpea is installed in VS Code and ${folder} is open: look for the Snowpea icon in the activity bar.`);
 }
 
+/**
+ * User settings the start profile begins with, each written only when the user has not set it:
+ * code-server opens its own Chat in the secondary side bar on first start, which takes a third of
+ * the window from the editor and offers a sign-in that goes nowhere here.
+ */
+export const PROFILE_DEFAULTS = {
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+};
+
+/** Adds the PROFILE_DEFAULTS the user's settings.json lacks, keeping its comments and every value it has. */
+export function applyProfileDefaults(userDataDir, defaults = PROFILE_DEFAULTS) {
+  const file = join(userDataDir, 'User', 'settings.json');
+  mkdirSync(dirname(file), { recursive: true });
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '{}\n';
+  const errors = [];
+  const current = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length || current === null || typeof current !== 'object' || Array.isArray(current)) {
+    console.warn(`npm start: ${file} is not a JSON object; leaving it as it is`);
+    return;
+  }
+  const missing = Object.entries(defaults).filter(([key]) => !(key in current));
+  for (const [key, value] of missing) {
+    text = applyEdits(text, modify(text, [key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  }
+  if (missing.length) writeFileSync(file, text);
+}
+
 async function openInBrowser(vsix, folder, port) {
   await ensureCodeServer();
   const dir = sessionDir('start', folder);
   const dirs = { userDataDir: join(dir, 'user-data'), extensionsDir: join(dir, 'extensions') };
-  console.log(`> installing ${vsix} into code-server (${dir})`);
+  console.log(`> installing ${vsix} into code-server (profile ${dir})`);
   await installExtension(vsix, dirs);
+  applyProfileDefaults(dirs.userDataDir);
   const logFile = join(dir, 'code-server.log');
   mkdirSync(dir, { recursive: true });
   writeFileSync(logFile, '');
@@ -83,15 +114,21 @@ async function openInBrowser(vsix, folder, port) {
   });
   console.log(`\nSnowpea is running in VS Code in the browser. Open:\n\n  ${server.url}?folder=${encodeURIComponent(folder)}\n\nIts log: ${logFile}\nCtrl+C stops it.`);
   let stopping = false;
-  const shutdown = async () => {
+  const shutdown = async (why) => {
     if (stopping) return;
     stopping = true;
-    console.log('\nstopping code-server...');
+    console.log(`\nstopping code-server${why ? ` (${why})` : ''}...`);
     await server.stop();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // npm passes SIGINT and SIGTERM on to this process (the package.json script execs node, so no
+  // shell sits between them that would keep them); a terminal's Ctrl+C reaches the whole group.
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGHUP', () => void shutdown('the terminal closed'));
+  // npm killed outright (SIGKILL): this process is handed to another parent; code-server goes too.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void shutdown('npm is gone'), 1000).unref();
   const status = await server.exited;
   if (!stopping) {
     console.error(`code-server stopped on its own (${status}); last output:\n${server.output()}`);
@@ -107,7 +144,9 @@ async function main() {
   else await openInBrowser(vsix, opts.folder, opts.port);
 }
 
-main().catch((err) => {
-  console.error(`npm start: ${err instanceof Error ? err.message : err}`);
-  process.exit(1);
-});
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`npm start: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
+}

@@ -5,6 +5,7 @@ import { registerCommands } from './commands';
 import { createLog } from './log';
 import { useVsCodeRipgrep } from './ripgrep';
 import { createStatusBar } from './status-bar';
+import { ToolSchemaDocuments } from './tool-schema-docs';
 import { ToolsTreeProvider } from './tools-tree';
 
 let host: AgentHost | undefined;
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.createTreeView('snowpea.tools', { treeDataProvider: tree, showCollapseAll: true }),
     ...registerCommands({ host, chat, tree, log: channel, secrets: context.secrets }),
     createStatusBar(host),
+    new ToolSchemaDocuments(host.registry).register(),
   );
   logger.info(`Snowpea activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'restricted'})`);
 }

@@ -12,6 +12,14 @@ import { deleteSession, exportSession, resumeSession, selectModel } from './sess
 import { toolCommandTable } from './tool-commands';
 import type { ToolsTreeProvider } from './tools-tree';
 
+/**
+ * Open Settings (the palette command and the setup card's button) lands on where a new user
+ * points Snowpea at a server: the Settings editor's `@id:` filter takes a comma-separated list
+ * of setting ids and shows just those. Every other setting is one click away (clear the filter,
+ * or search `@ext:snowpea.snowpea`).
+ */
+export const ENDPOINT_SETTINGS_QUERY = '@id:snowpea.model.baseUrl,snowpea.model.name,snowpea.model.provider';
+
 export interface CommandDeps {
   host: AgentHost;
   chat: ChatViewProvider;
@@ -25,6 +33,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
   return {
     'snowpea.newChat': () => d.chat.newChat(),
     'snowpea.focusChat': () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+    'snowpea.openChatInEditor': () => d.chat.openInEditor(),
     'snowpea.stop': () => d.host.stop(),
     'snowpea.showTools': () => vscode.commands.executeCommand('snowpea.tools.focus'),
     'snowpea.refreshTools': () => d.tree.refresh(),
@@ -35,7 +44,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
       const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(rows, null, 2) });
       await vscode.window.showTextDocument(doc, { preview: true });
     },
-    'snowpea.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:snowpea.snowpea'),
+    'snowpea.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', ENDPOINT_SETTINGS_QUERY),
     'snowpea.showLog': () => d.log.show(),
     'snowpea.resumeSession': () => resumeSession(d.host, d.chat),
     'snowpea.exportSession': () => exportSession(d.host, d.chat),

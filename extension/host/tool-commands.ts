@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from './agent-host';
+import { toolSchemaUri } from './tool-schema-docs';
 import type { ToolNode } from './tools-tree';
 
 function toolName(arg: unknown): string | undefined {
@@ -34,10 +35,8 @@ export function toolCommandTable(host: AgentHost): Record<string, (...args: unkn
     },
     'snowpea.showToolSchema': async (arg) => {
       const name = toolName(arg);
-      const tool = name ? host.registry.get(name) : undefined;
-      if (!tool) return;
-      const content = JSON.stringify({ name: tool.name, group: tool.group, permission: tool.permission, deferred: tool.deferred, description: tool.description, parameters: host.registry.jsonSchemaOf(tool.name) }, null, 2);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content }), { preview: true });
+      if (!name || !host.registry.get(name)) return;
+      await vscode.window.showTextDocument(toolSchemaUri(name), { preview: true });
     },
   };
 }

@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { chatTurn, useScriptedModel } from './harness/scripted-model';
 import { useVsCode } from './harness/use-vscode';
+import { waitUntil } from '../fixtures/eventually';
 
-describe("e2e: the setup card's Open Settings leads to where model.baseUrl is set (issue 18)", function () {
+describe("e2e: the setup card's Open Settings opens on model.baseUrl (issues 18, 29)", function () {
   const model = useScriptedModel();
   // No key and the default endpoint: the chat starts with its setup card.
   const vscode = useVsCode(() => ({ env: { OPENAI_API_KEY: '' }, settings: { 'snowpea.model.name': 'scripted-model' } }));
 
-  it('Open Settings on the card, set model.baseUrl on the User tab to a local server, and chat', async function () {
+  it('Open Settings on the card shows Base Url without typing; set it on the User tab to a local server, and chat', async function () {
     const { workbench, page } = vscode();
     await workbench.openSnowpea();
     const frame = await workbench.findWebviewFrame('[data-kind="setup"]');
@@ -16,9 +17,10 @@ describe("e2e: the setup card's Open Settings leads to where model.baseUrl is se
     const editor = page.locator('.settings-editor');
     await editor.locator('.setting-item-title').first().waitFor({ state: 'visible' });
     await editor.locator('.settings-tabs-widget .action-label', { hasText: /^User$/ }).click();
-    await editor.locator('.settings-header .suggest-input-container').click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('snowpea.model.baseUrl');
+    // Nothing typed: the editor opens filtered to the endpoint and the model, Base Url first.
+    const titles = editor.locator('.setting-item-contents .setting-item-title');
+    await waitUntil(async () => (await titles.allInnerTexts()).length === 3, 'the list to filter to the endpoint settings');
+    assert.deepEqual((await titles.allInnerTexts()).map((t) => t.replace(/^Snowpea › /, '').trim()), ['Model: Base Url', 'Model: Name', 'Model: Provider']);
     const item = editor.locator('.setting-item-contents', { has: page.locator('.setting-item-title', { hasText: /Base Url/i }) }).first();
     const input = item.locator('.setting-item-control input').first();
     await input.waitFor({ state: 'visible' });

@@ -76,4 +76,21 @@ describe('e2e: the Snowpea Tools tree view', function () {
     await workbench.treeRow('Tools', 'git (4)').first().waitFor({ state: 'visible' });
     assert.ok(await workbench.treeRow('Tools', /^Core \(13\)$/).count(), 'git_log left Core');
   });
+
+  it('clicking a tool shows its schema read-only: no unsaved marker, and closing it asks nothing (issue 29)', async function () {
+    const { workbench, page } = vscode();
+    await workbench.openSnowpea();
+    await workbench.expandView('Tools');
+    await workbench.expandTreeRow('Tools', /^Core \(\d+\)$/);
+    await workbench.treeRow('Tools', 'read_file').first().click();
+
+    const tab = page.locator('.part.editor .tab', { has: page.locator('.label-name', { hasText: /^read_file\.json$/ }) });
+    await tab.waitFor({ state: 'visible' });
+    await page.locator('.part.editor .monaco-editor .view-line', { hasText: '"permission": "read"' }).first().waitFor({ state: 'visible' });
+    assert.doesNotMatch((await tab.getAttribute('class')) ?? '', /\bdirty\b/, 'not marked unsaved');
+    await page.locator('.part.editor .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+W');
+    // An unsaved document would stay open behind a "Do you want to save" dialog.
+    await tab.waitFor({ state: 'detached' });
+  });
 });

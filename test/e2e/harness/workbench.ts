@@ -149,6 +149,26 @@ export class Workbench {
     }
   }
 
+  /**
+   * Like findWebviewFrame, but only a frame drawn over `part` (e.g. '.part.editor' or
+   * '.part.sidebar'). Webviews are overlays positioned over their part, not inside its DOM, so the
+   * frame's box is compared with the part's.
+   */
+  async findWebviewFrameOver(part: string, selector: string, timeoutMs = 60_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const area = await this.page.locator(part).boundingBox();
+      for (const frame of this.page.frames()) {
+        if (frame === this.page.mainFrame() || frame.isDetached() || !area) continue;
+        if (!(await frame.$(selector).catch(() => null))) continue;
+        const box = await (await frame.frameElement().catch(() => null))?.boundingBox();
+        if (box && box.width > 0 && box.x >= area.x - 1 && box.y >= area.y - 1 && box.x + box.width <= area.x + area.width + 1 && box.y + box.height <= area.y + area.height + 1) return frame;
+      }
+      if (Date.now() > deadline) throw new Error(`No webview frame over ${part} holds ${selector} after ${timeoutMs / 1000} s`);
+      await this.page.waitForTimeout(200); // polling interval, not a wait for an outcome
+    }
+  }
+
   /** Runs a command from the command palette by its title, e.g. "Snowpea: New Chat". */
   async runCommand(title: string): Promise<void> {
     await this.runCommandKeepingInput(title);

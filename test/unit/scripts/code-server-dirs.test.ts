@@ -6,15 +6,26 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(__dirname, '../../..');
 
-describe('issue 18: npm start keeps per-clone state', () => {
-  it('a session opened on the clone itself gets a temp folder named for this clone, not one every clone shares', async () => {
-    const m = (await import(pathToFileURL(path.join(root, 'scripts', 'code-server.mjs')).href)) as { sessionDir(name: string, workspace: string): string };
-    const inside = m.sessionDir('start', root);
-    assert.equal(path.dirname(inside), os.tmpdir());
-    assert.match(path.basename(inside), /^snowpea-code-server-start-[0-9a-f]{8}$/);
-    assert.equal(m.sessionDir('start', root), inside, 'stable for the clone');
-    // A folder that does not hold the clone (the clone itself may live under the temp folder).
+type CodeServerScript = { sessionDir(name: string, workspace: string): string };
+
+describe('issue 29: npm start keeps one profile per clone, whatever folder it opens', () => {
+  it('the clone itself and another folder open in the same profile, in the shared cache and named for this clone', async () => {
+    const m = (await import(pathToFileURL(path.join(root, 'scripts', 'code-server.mjs')).href)) as CodeServerScript;
+    const forClone = m.sessionDir('start', root);
     const elsewhere = m.sessionDir('start', fs.mkdtempSync(path.join(os.tmpdir(), 'sp-ws-')));
-    assert.equal(elsewhere, path.join(root, '.vscode-test', 'start'), 'another folder: the clone\'s own .vscode-test');
+    assert.equal(elsewhere, forClone, '`npm start` and `npm start -- <folder>` share settings');
+    assert.match(path.basename(forClone), /^start-[0-9a-f]{8}$/);
+    assert.equal(path.basename(path.dirname(forClone)), 'profiles');
+    assert.ok(!forClone.startsWith(root + path.sep), 'not inside the clone (VS Code would show the extension disabled there)');
+    assert.notEqual(m.sessionDir('cli', root), forClone, 'the code-server.mjs start command has its own');
+  });
+
+  it('a workspace that holds the shared cache (the home folder, say) gets a temp folder named for the clone', async () => {
+    const m = (await import(pathToFileURL(path.join(root, 'scripts', 'code-server.mjs')).href)) as CodeServerScript;
+    const profile = m.sessionDir('start', root);
+    const above = path.dirname(path.dirname(path.dirname(profile)));
+    const dir = m.sessionDir('start', above);
+    assert.equal(path.dirname(dir), os.tmpdir());
+    assert.match(path.basename(dir), /^snowpea-code-server-start-[0-9a-f]{8}$/);
   });
 });
