@@ -276,7 +276,7 @@ export class AgentHost implements vscode.Disposable {
   private onChatEvent(e: AgentEvent): void {
     if (e.type === 'meter') return this.post(e);
     this.post({ type: 'event', event: e });
-    if (e.type === 'tools.loaded' || e.type === 'turn.end') this.changeEmitter.fire();
+    if (e.type === 'tools.loaded' || e.type === 'turn.end' || e.type === 'mode') this.changeEmitter.fire();
     if (e.type === 'turn.start') this.edits.changes.turnStarted();
     if (e.type === 'turn.end') void this.edits.changes.turnEnded();
     // A new session is titled from its first prompt when its first turn starts.
@@ -294,6 +294,7 @@ export class AgentHost implements vscode.Disposable {
       workspaceTrusted: this.trusted,
       setupNeeded: this.setupNeeded(),
       supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
+      mode: this.chat.mode,
     };
   }
 
@@ -308,7 +309,7 @@ export class AgentHost implements vscode.Disposable {
     const s = this.chat.session;
     const running = this.chat.isRunning();
     const { type: _type, ...header } = this.header();
-    const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running };
+    const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running, todos: s?.todos ?? [] };
     const notices = this.trustNotices().map((text): HostMessage => ({ type: 'notice', text }));
     if (!s) return [init, ...notices];
     const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, ...notices];
@@ -339,6 +340,17 @@ export class AgentHost implements vscode.Disposable {
 
   stop(): void {
     this.chat.stop();
+  }
+
+  /** The composer's plan toggle, `/plan`, `/act`: the session's mode (a `mode` event), or the next new session's (the header says it). */
+  async setMode(mode: 'code' | 'plan'): Promise<void> {
+    await this.chat.setMode(mode);
+    this.postHeader();
+  }
+
+  /** "Approve plan": act mode, then the model carries the plan out (a new turn). */
+  approvePlan(): Promise<void> {
+    return this.chat.approvePlan();
   }
 
   /** /compact and Snowpea: Compact Conversation (compact-command.ts): see ChatController.compact. */

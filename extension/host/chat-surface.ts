@@ -64,6 +64,8 @@ export class ChatSurface implements vscode.Disposable {
     },
     send: (m) => this.d.host.send(m.text, m.images ?? []),
     stop: () => this.d.host.stop(),
+    'mode.set': (m) => this.d.host.setMode(m.mode),
+    'plan.approve': () => this.d.host.approvePlan(),
     newChat: async () => this.d.resetAll(await this.d.host.newChat()),
     'approval.reply': (m) => this.d.host.prompts.replyApproval(m.id, m.decision),
     'ask.reply': (m) => this.d.host.prompts.replyAsk(m.id, m.answer),

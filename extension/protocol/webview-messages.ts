@@ -61,6 +61,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
    * (its checkpoint) and, with `rewind`, take the conversation back to before it too.
    */
   z.object({ type: z.literal('checkpoint.restore'), sessionId: z.string(), turn: z.number().int().positive(), rewind: z.boolean() }),
+  /** The composer's plan toggle, `/plan` and `/act`: the chat's mode (code is act mode: every tool). */
+  z.object({ type: z.literal('mode.set'), mode: z.enum(['code', 'plan']) }),
+  /** "Approve plan": switch the plan-mode session to act (code) mode and have the model carry the plan out. */
+  z.object({ type: z.literal('plan.approve') }),
   /** A button of the setup card: one of the few palette commands the chat may run (workbench.trust.manage: Manage Workspace Trust). */
   z.object({ type: z.literal('runCommand'), command: z.enum(['snowpea.setApiKey', 'snowpea.selectModel', 'snowpea.openSettings', 'workbench.trust.manage']) }),
 ]);

@@ -72,7 +72,8 @@ export class ChatController {
       this.opts.hooks.sessionChanged();
       return;
     }
-    (await this.theAgent()).setMode(this.current, mode);
+    // Synchronous once the agent is known (it is, with a session): a message sent right after `/plan` runs in plan mode.
+    (this.agent ?? (await this.theAgent())).setMode(this.current, mode);
   }
 
   /**

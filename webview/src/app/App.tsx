@@ -4,6 +4,8 @@ import { Composer } from '../components/composer/Composer';
 import { Header } from '../components/Header';
 import { ChangedFiles } from '../components/ChangedFiles';
 import { PendingRequests } from '../components/Requests';
+import { PlanApproval } from '../components/plan/PlanApproval';
+import { TodoList } from '../components/plan/TodoList';
 import { Transcript } from '../components/Transcript';
 
 /** The chat view: header, notices, the conversation, what the host waits on, then the composer. */
@@ -17,6 +19,8 @@ export function App() {
       <ChangedFiles />
       <LoopBanner />
       <RetryStatus />
+      <PlanApproval />
+      <TodoList />
       <Composer />
       <Announcer />
     </div>

@@ -12,9 +12,16 @@ export interface ChatActions extends AttachActions {
    * Sends the draft and its ready images; false when there was nothing to send, a turn runs or an
    * image is still being prepared. `/compact [focus]` asks the host to compact the conversation
    * instead (even while a turn runs: the host says why it cannot); attached images stay.
+   * `/plan [message]` and `/act [message]` switch the mode, then send the message if there is one.
    */
   send(): boolean;
   stop(): void;
+  /** The plan toggle, `/plan`, `/act`: plan mode (read-only) or act mode (code: every tool). */
+  setMode(mode: 'code' | 'plan'): void;
+  /** "Approve plan": after a plan-mode turn, switch to act mode and have the model carry the plan out. */
+  approvePlan(): void;
+  /** Folds or unfolds the pinned todo list. */
+  toggleTodos(): void;
   newChat(): void;
   /** Opens the host's session history (Resume Session). */
   history(): void;
@@ -23,6 +30,8 @@ export interface ChatActions extends AttachActions {
   /** A setup card button: Set API Key, Select Model, Open Settings or Manage Workspace Trust in the host. */
   runCommand(command: 'snowpea.setApiKey' | 'snowpea.selectModel' | 'snowpea.openSettings' | 'workbench.trust.manage'): void;
   dismissLoop(): void;
+  /** Closes or reopens the Restricted Mode notice (remembered in the view's saved state). */
+  showRestrictedNotice(shown: boolean): void;
   toggleTool(id: string): void;
   /** Opens or closes a compaction divider's summary. */
   toggleCompaction(id: string): void;
@@ -43,20 +52,32 @@ export interface ChatActions extends AttachActions {
 
 export function createChatActions(store: Store<ChatState, ChatAction>, bridge: Pick<Bridge, 'post'>, attach = createAttachActions(store)): ChatActions {
   let lastQuery: string | undefined;
+  const setMode = (mode: 'code' | 'plan') => {
+    if (store.getState().mode === mode) return;
+    if (bridge.post({ type: 'mode.set', mode })) store.dispatch({ type: 'mode.requested', mode });
+  };
   return {
     ...attach,
     setDraft: (text) => store.dispatch({ type: 'draft.set', text }),
     send() {
       const { draft, running, attachments } = store.getState();
       const slash = parseSlashCommand(draft);
-      if (slash) {
+      if (slash?.command === 'compact') {
         if (!bridge.post({ type: 'compact', ...(slash.focus ? { focus: slash.focus } : {}) })) return false;
         store.dispatch({ type: 'draft.set', text: '' });
         return true;
       }
+      if (slash) {
+        // `/plan` and `/act` switch the mode; a message after them is sent in the new mode.
+        setMode(slash.command === 'plan' ? 'plan' : 'code');
+        if (!slash.message) {
+          store.dispatch({ type: 'draft.set', text: '' });
+          return true;
+        }
+      }
       if (running || attachments.some((a) => a.status === 'processing')) return false;
       const images = attachments.flatMap((a) => (a.status === 'ready' ? [a.image] : []));
-      const text = draft.trim();
+      const text = slash?.message ?? draft.trim();
       if (!text && !images.length) return false;
       if (!bridge.post({ type: 'send', text, ...(images.length ? { images } : {}) })) return false;
       const meta: ImageMeta[] = images.map(({ name, mime, width, height }) => ({ name, mime, width, height }));
@@ -68,6 +89,13 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
       bridge.post({ type: 'stop' });
       store.dispatch({ type: 'stop.requested' });
     },
+    setMode,
+    approvePlan() {
+      const { running, mode, planReady } = store.getState();
+      if (running || mode !== 'plan' || !planReady) return;
+      if (bridge.post({ type: 'plan.approve' })) store.dispatch({ type: 'mode.requested', mode: 'code' });
+    },
+    toggleTodos: () => store.dispatch({ type: 'todos.toggle' }),
     newChat: () => void bridge.post({ type: 'newChat' }),
     history: () => void bridge.post({ type: 'history' }),
     runCommand: (command) => void bridge.post({ type: 'runCommand', command }),
@@ -76,6 +104,7 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
       if (bridge.post({ type: 'retry' })) store.dispatch({ type: 'retry.requested' });
     },
     dismissLoop: () => store.dispatch({ type: 'loop.dismissed' }),
+    showRestrictedNotice: (shown) => store.dispatch({ type: 'restricted.notice', shown }),
     toggleTool: (id) => store.dispatch({ type: 'tool.toggle', id }),
     toggleCompaction: (id) => store.dispatch({ type: 'compaction.toggle', id }),
     replyApproval(id, decision) {

@@ -4,6 +4,7 @@ import { Icon } from '../Icon';
 import { Attachments } from './Attachments';
 import { ComposerStatus, StatusPanelView, type StatusPanel } from './ComposerStatus';
 import { MENTION_LIST_ID, MentionPopup, mentionOptionId } from './MentionPopup';
+import { PlanToggle } from '../plan/PlanToggle';
 import { useMention } from './use-mention';
 import './composer.css';
 
@@ -123,6 +124,7 @@ export function Composer() {
             if (files.length) actions.attachFiles(files);
           }}
         />
+        <PlanToggle />
         <ComposerStatus panel={panel} onToggle={(p) => setPanel(panel === p ? null : p)} />
         {running ? (
           <button type="button" className="icon-button" aria-label="Stop" title="Stop" disabled={stopping} onClick={() => actions.stop()}>
