@@ -110,7 +110,7 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
         return 1;
       }
       const deleted = changes.filter((c) => c.status === 'added').length;
-      if (!(await terminalConfirm(`Restore these ${changes.length} files${deleted ? ` (deleting ${deleted})` : ''}?`))) {
+      if (!(await terminalConfirm(`Restore ${changes.length === 1 ? 'this file' : `these ${changes.length} files`}${deleted ? ` (deleting ${deleted})` : ''}?`))) {
         process.stdout.write('not restored\n');
         return 1;
       }

@@ -5,6 +5,7 @@ import { closeAllBrowsers } from '../core/browser';
 import type { Logger } from '../core/log';
 import { ModelError } from '../core/model/types';
 import { onStopSignals } from './process-exit';
+import { resolveSessionId } from './session-id';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
 import { answerText, block } from './terminal-text';
 
@@ -12,7 +13,7 @@ const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)
 
 /** One line for people: what a compaction did (the event, or the outcome of agent.compact). */
 export function compactionEventLine(e: { trigger: string; tokensBefore: number; tokensAfter: number; rounds: number; model: string; failure?: string }): string {
-  if (e.trigger === 'fallback') return `conversation compacted: ${k(e.tokensBefore)} → ${k(e.tokensAfter)} tokens; the summary failed (${e.failure}), so ${e.rounds} older rounds are omitted from requests (the session keeps them)`;
+  if (e.trigger === 'fallback') return `conversation compacted: ${k(e.tokensBefore)} → ${k(e.tokensAfter)} tokens; the summary failed (${e.failure}), so ${e.rounds === 1 ? '1 older round is' : `${e.rounds} older rounds are`} omitted from requests (the session keeps them)`;
   return `conversation compacted: ${k(e.tokensBefore)} → ${k(e.tokensAfter)} tokens, ${e.rounds} round${e.rounds === 1 ? '' : 's'} summarized by ${e.model}`;
 }
 
@@ -53,7 +54,7 @@ export async function sessionsCompactCommand(id: string, flags: CommonFlags & { 
   const controller = new AbortController();
   const stop = onStopSignals(controller);
   try {
-    const session = agent.openSession(id);
+    const session = agent.openSession(resolveSessionId(store!, id));
     if (!session) {
       log.error(`no session ${id} in ${store!.file}`);
       return 1;

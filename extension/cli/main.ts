@@ -13,7 +13,7 @@ const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
   snowpea run "prompt" [--session ID] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N]
-  snowpea sessions list [--json]
+  snowpea sessions list [--all] [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
   snowpea sessions delete ID
@@ -33,7 +33,8 @@ Model flags (or OPENAI_BASE_URL / OPENAI_API_KEY):
                       without a key flag: OPENAI_API_KEY, else ~/.snowpea/credentials.json
                       (tools Snowpea runs never inherit provider keys such as OPENAI_API_KEY)
 Other flags:
-  --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too)
+  --attach PATH       attach an image or file to the prompt (repeatable; @path in the prompt works too);
+                      a path that is missing, unreadable or refused is an error, and nothing is sent
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
   --compact           with --session: compact the conversation before the turn (summary of older rounds)
@@ -43,13 +44,17 @@ Other flags:
                       (lists them and asks; --yes restores without asking); every restore
                       first keeps the files as they were in a restore point uN, and
                       --to uN undoes that restore (sessions checkpoints lists them)
+  --all               sessions list: the sessions of every folder (default: the current folder's)
   --state-db FILE     sessions database (default ~/.snowpea/state.db; checkpoints are kept beside it)
   --verbose           log to stderr, and show the model's reasoning there (run)
   -h, --help          this help
   -v, --version       print the version
 
+A session ID may be shortened to any start of it that names one session (at least 4 characters).
+
 Exit codes: 0 done, 1 error, 2 no command given, 3 answer cut (output limit) or filtered (content filter),
-130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
+130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout's reader went away during run (| head).
+A stopped run ends its turn, keeps the rounds that completed and names the session on stderr.
 A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
 Before each message the workspace's files are checkpointed (a shadow git repository beside state.db;
 every file but node_modules, build output and files over checkpoints.maxFileMB; checkpoints.enabled,
@@ -76,6 +81,7 @@ const options = {
   focus: { type: 'string' },
   args: { type: 'string' },
   attach: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
 } as const;
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -93,6 +99,25 @@ const commands: Record<string, (pos: string[], flags: Flags) => Promise<number>>
 
 class UsageError extends Error {}
 
+/** The line after an argument error: where the whole usage is. */
+const HINT = 'see: snowpea --help';
+
+/**
+ * Node's parseArgs errors in our words: "unknown option --frob for run", "--session needs a
+ * value". `argv` names the command (its first word that is not an option).
+ */
+export function argsErrorLine(e: Error & { code?: string }, argv: string[]): string {
+  const cmd = argv.find((a) => !a.startsWith('-'));
+  const forCmd = cmd && cmd in commands ? ` for ${cmd}` : '';
+  const name = /'(-[^' ]*)/.exec(e.message)?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name) return `unknown option ${name}${forCmd}`;
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) {
+    if (/argument missing/.test(e.message)) return `${name} needs a value${forCmd}`;
+    if (/does not take an argument/.test(e.message)) return `${name} takes no value${forCmd}`;
+  }
+  return e.message;
+}
+
 function version(): string {
   return typeof SNOWPEA_VERSION === 'string' ? SNOWPEA_VERSION : (process.env.npm_package_version ?? 'dev');
 }
@@ -102,7 +127,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    process.stderr.write(`snowpea: ${(e as Error).message}\n\n${HELP}\n`);
+    // One line in our words and where to look, not the whole help (it would push the error off a small screen).
+    process.stderr.write(`snowpea: ${block(argsErrorLine(e as Error & { code?: string }, argv))}\n${HINT}\n`);
     return 1;
   }
   const { values, positionals } = parsed;
@@ -122,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const handler = commands[cmd];
   if (!handler) {
-    process.stderr.write(`snowpea: unknown command ${block(cmd)}\n\n${HELP}\n`);
+    process.stderr.write(`snowpea: unknown command ${block(cmd)} (the commands: ${Object.keys(commands).join(', ')})\n${HINT}\n`);
     return 1;
   }
   try {

@@ -3,7 +3,9 @@ import type { Session } from '../core/conversation/session';
 import { closeAllBrowsers } from '../core/browser';
 import { diffStatLine, type FileStat } from '../core/checkpoints';
 import { turnChanges } from './checkpoints';
-import { onStopSignals } from './process-exit';
+import { checkAttachPaths } from './attach-check';
+import { onStopSignals, type StopReason } from './process-exit';
+import { resolveSessionId } from './session-id';
 import { compactionEventLine } from './compact';
 import { FlagError } from './flag-checks';
 import { createCliAgent, stderrLogger, type CommonFlags } from './setup';
@@ -97,7 +99,7 @@ function jsonRenderer(): Renderer {
   return {
     event: (e) => {
       if (e.type === 'turn.end') return void (turnEnd = e);
-      line(e);
+      line(e.type === 'meter' && e.cost ? { ...e, cost: roundedCost(e.cost) } : e);
       if (e.type === 'error') process.stderr.write(`snowpea: ${block(e.message)}\n`);
     },
     end: (files) => {
@@ -107,28 +109,47 @@ function jsonRenderer(): Renderer {
   };
 }
 
+/** Decimal places of the dollar amounts --json prints (a millionth of a dollar): 0.0001225, not 0.00012250000000000002. */
+const COST_DECIMALS = 6;
+
+/** The meter's estimated dollars rounded to COST_DECIMALS. */
+export function roundedCost<T extends Record<string, number>>(cost: T): T {
+  const scale = 10 ** COST_DECIMALS;
+  return Object.fromEntries(Object.entries(cost).map(([k, v]) => [k, Math.round(v * scale) / scale])) as T;
+}
+
 /** Whether a model round completed in the session (an answer or a tool call was stored). */
 function hasRound(session: Session): boolean {
   return session.messages.some((m) => m.role === 'assistant');
+}
+
+/** The line that names a stopped turn's session, so it can be resumed (--session ID). */
+function stoppedLine(session: Session, why: StopReason): string {
+  if (!hasRound(session)) return 'stopped before a model round completed; no session was kept';
+  return `session ${session.id} (stopped${why === 'EPIPE' ? ': the reader of stdout went away' : ''})`;
 }
 
 /**
  * `snowpea run "prompt"`: one turn in the current folder. A new session in which no round completed
  * (the first request failed) is not kept. Exit codes: 0 done, 1 error, 3 the answer was cut at the
  * output limit or stopped by the provider's content filter, 130 Ctrl-C,
- * 143 SIGTERM, 129 SIGHUP (each stops the turn, records it, and closes the store first).
+ * 143 SIGTERM, 129 SIGHUP, 141 stdout's reader went away (EPIPE: `| head`); each stop ends the
+ * turn, records what completed, names the session on stderr and closes the store first.
+ * An --attach path that cannot be attached is refused before anything is opened or sent.
  */
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   if ((flags.compact || flags.focus !== undefined) && !flags.session) throw new FlagError('--compact and --focus compact a stored conversation: give it with --session ID');
   const cwd = process.cwd();
+  checkAttachPaths(cwd, flags.attach ?? []);
   const { agent, store, mcp, checkpoints } = await createCliAgent(cwd, flags, log, { needsKey: true });
   const controller = new AbortController();
-  const stop = onStopSignals(controller);
+  const stop = onStopSignals(controller, { stdout: process.stdout });
   let created: Session | undefined;
   let render: Renderer | undefined;
+  let session: Session | undefined;
   try {
-    const session = flags.session ? agent.openSession(flags.session) : (created = agent.newSession());
+    session = flags.session ? agent.openSession(resolveSessionId(store!, flags.session)) : (created = agent.newSession());
     if (!session) {
       log.error(`no session ${flags.session} in ${store!.file}`);
       return 1;
@@ -136,8 +157,9 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const r = (render = flags.json ? jsonRenderer() : humanRenderer(!!flags.verbose));
     let cut = false;
     // Subagents' own events stay out of the output; their work shows as the delegate_task line.
+    const sessionId = session.id;
     agent.onEvent((e) => {
-      if (e.sessionId !== session.id) return;
+      if (e.sessionId !== sessionId) return;
       if (e.type === 'error' && (e.kind === 'length' || e.kind === 'content_filter')) cut = true;
       r.event(e);
     });
@@ -147,11 +169,14 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${block(p)}\n`));
     const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
     r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
-    if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
+    if (stop.received) process.stderr.write(`${stoppedLine(session, stop.received)}\n`);
+    else if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : cut ? 3 : 1);
   } catch (e) {
-    if (stop.received) return stop.exitCode(1); // stopped while composing the prompt
-    throw e;
+    if (!stop.received) throw e;
+    // Stopped while composing the prompt.
+    if (session) process.stderr.write(`${stoppedLine(session, stop.received)}\n`);
+    return stop.exitCode(1);
   } finally {
     render?.end(undefined); // a turn that threw still ends its JSON with turn.end (a no-op once written)
     // A new session whose first request failed (or was stopped) has nothing to resume: it is not kept.

@@ -6,17 +6,21 @@ import { AttachmentStore } from '../core/images/store';
 import { listCheckpoints, restoreCheckpoint, type CheckpointFlags } from './checkpoints';
 import { sessionsCompactCommand } from './compact';
 import { cliCheckpointStore, cliScratchRoot, cliSettings, openCliStore, stderrLogger } from './setup';
-import { block, oneLine } from './terminal-text';
+import { block } from './terminal-text';
+import { resolveSessionId } from './session-id';
+import { listSessionsCommand } from './session-list';
 
 export interface SessionsFlags extends CheckpointFlags {
   format?: string;
   focus?: string;
+  /** sessions list: every folder's sessions, not only the current folder's. */
+  all?: boolean;
 }
 
 const SESSION_COMMANDS = ['list', 'show', 'export', 'delete', 'checkpoints', 'restore', 'compact'];
 
-/** `snowpea sessions list|show|export|delete|checkpoints|restore|compact`. */
-export async function sessionsCommand(sub: string | undefined, id: string | undefined, flags: SessionsFlags): Promise<number> {
+/** `snowpea sessions list|show|export|delete|checkpoints|restore|compact`; ID may be a prefix of the id (session-id.ts). */
+export async function sessionsCommand(sub: string | undefined, typedId: string | undefined, flags: SessionsFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   // The command is checked before the id (and before the store is opened).
   if (sub !== undefined && !SESSION_COMMANDS.includes(sub)) {
@@ -25,30 +29,21 @@ export async function sessionsCommand(sub: string | undefined, id: string | unde
   }
   // compact runs the model: it opens the store itself, through the agent.
   if (sub === 'compact') {
-    if (!id) {
+    if (!typedId) {
       log.error('snowpea sessions compact needs a session id (see: snowpea sessions list)');
       return 1;
     }
-    return sessionsCompactCommand(id, flags);
+    return sessionsCompactCommand(typedId, flags);
   }
   const store = await openCliStore(flags, log, { readOnly: sub !== 'delete' });
   try {
-    if (sub === 'list' || sub === undefined) {
-      const rows = store.listSessions().map((s) => ({ id: s.id, title: s.title, created: new Date(s.created).toISOString(), updated: new Date(s.updated).toISOString(), rounds: s.rounds }));
-      if (flags.json) process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
-      else if (!rows.length) process.stdout.write('no sessions yet\n');
-      else for (const r of rows) process.stdout.write(`${r.id}  ${r.updated.slice(0, 16).replace('T', ' ')}  ${String(r.rounds).padStart(3)} rounds  ${oneLine(r.title)}\n`);
-      return 0;
-    }
-    if (!id) {
+    if (sub === 'list' || sub === undefined) return listSessionsCommand(store, process.cwd(), flags);
+    if (!typedId) {
       log.error(`snowpea sessions ${sub} needs a session id (see: snowpea sessions list)`);
       return 1;
     }
-    const rec = store.getSession(id);
-    if (!rec) {
-      log.error(`no session ${id} in ${store.file}`);
-      return 1;
-    }
+    const id = resolveSessionId(store, typedId);
+    const rec = store.getSession(id)!;
     if (sub === 'checkpoints' || sub === 'restore') {
       // The session's own workspace, wherever the command runs.
       const checkpoints = cliCheckpointStore(rec.workspaceRoot, flags, () => cliSettings(process.cwd(), flags, log), log);

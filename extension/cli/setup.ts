@@ -39,10 +39,13 @@ export interface CommonFlags {
   verbose?: boolean;
 }
 
-/** Notes on stderr; their text often names workspace files, settings values and server errors, so it is escaped (terminal-text.ts). */
+/**
+ * Notes on stderr; their text often names workspace files, settings values and server errors, so it is escaped (terminal-text.ts).
+ * Errors take the CLI's one error prefix, `snowpea: `; the other levels say theirs (`snowpea warn: `).
+ */
 export function stderrLogger(verbose: boolean): Logger {
-  const w = (level: string) => (m: string) => void process.stderr.write(`snowpea ${level}: ${block(m)}\n`);
-  return { error: w('error'), warn: w('warn'), info: verbose ? w('info') : () => {}, debug: verbose ? w('debug') : () => {} };
+  const w = (prefix: string) => (m: string) => void process.stderr.write(`${prefix}: ${block(m)}\n`);
+  return { error: w('snowpea'), warn: w('snowpea warn'), info: verbose ? w('snowpea info') : () => {}, debug: verbose ? w('snowpea debug') : () => {} };
 }
 
 /** Settings for the CLI: defaults, ~/.snowpea, .snowpea, --settings FILE, then flags and environment. */

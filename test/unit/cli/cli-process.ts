@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { root } from './run-cli';
+import { cliBundle } from './run-cli';
 import { waitUntil } from '../../fixtures/eventually';
 
-export const cliBundle = path.join(root, 'dist/cli.js');
+export { cliBundle };
 
 export interface Exited {
   code: number | null;

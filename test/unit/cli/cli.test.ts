@@ -43,7 +43,8 @@ describe('snowpea CLI', function () {
     const list = await cli(['sessions', 'list', '--json'], { cwd: ws, home });
     const rows = JSON.parse(list.stdout);
     assert.equal(rows.length, 1);
-    assert.deepEqual(Object.keys(rows[0]).sort(), ['created', 'id', 'rounds', 'title', 'updated']);
+    assert.deepEqual(Object.keys(rows[0]).sort(), ['created', 'id', 'rounds', 'title', 'updated', 'workspace']);
+    assert.equal(rows[0].workspace, ws);
     assert.equal(rows[0].rounds, 2);
 
     const exp = await cli(['sessions', 'export', rows[0].id, '--format', 'json'], { cwd: ws, home });

@@ -9,8 +9,8 @@ import { cli, cliWorld, type Run } from './run-cli';
 /** No key from any source: no OPENAI_API_KEY (empty counts as unset), no endpoint from the environment. */
 const NO_KEY = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 
-/** The lines the CLI said as errors (`snowpea: ...` / `snowpea error: ...`), not notes or warnings. */
-const errorLines = (r: Run) => r.stderr.split('\n').filter((l) => /^snowpea( error)?: /.test(l));
+/** The lines the CLI said as errors (`snowpea: ...`), not notes or warnings. */
+const errorLines = (r: Run) => r.stderr.split('\n').filter((l) => /^snowpea: /.test(l));
 
 async function closedPort(): Promise<number> {
   const spare = http.createServer();

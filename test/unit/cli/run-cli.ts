@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
 
 export const root = path.resolve(__dirname, '../../..');
-const cliBundle = path.join(root, 'dist/cli.js');
+/** The bundle under test; SNOWPEA_TEST_CLI points the tests at another build (an older commit's, to see a test fail before its fix). */
+export const cliBundle = process.env.SNOWPEA_TEST_CLI || path.join(root, 'dist/cli.js');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -18,6 +19,7 @@ function newestSource(dir: string): number {
 
 /** The CLI is tested as users get it: the built bundle, rebuilt when a source is newer. */
 export function ensureCliBundle(): void {
+  if (process.env.SNOWPEA_TEST_CLI) return;
   const built = fs.existsSync(cliBundle) ? fs.statSync(cliBundle).mtimeMs : 0;
   if (built >= newestSource(path.join(root, 'extension'))) return;
   const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, encoding: 'utf8' });

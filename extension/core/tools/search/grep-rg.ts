@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { globFilter, printedPath } from './match-paths';
 import type { GrepBackend, GrepMatch } from './grep-types';
+import { ripgrepStateExcludes } from './snowpea-state';
 
 let cached: string | null | undefined;
 let bundled: string | null = null;
@@ -62,13 +63,14 @@ export function packagedRipgrep(platform: string = process.platform, arch: strin
   }
 }
 
-/** ripgrep, configured to see the same files as the JS fallback: .gitignore honoured (repo or not), hidden files in, .git out. */
+/** ripgrep, configured to see the same files as the JS fallback: .gitignore honoured (repo or not), hidden files in, .git and Snowpea's state out. */
 export function makeRipgrepBackend(rg: string): GrepBackend {
   return (q) =>
     new Promise((resolve) => {
       const rel = printedPath(q.root, q.base);
       const args = ['--no-config', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never'];
       args.push('--no-require-git', '--no-ignore-dot', '--hidden', '--glob', '!.git', '--sort', 'path', '--crlf');
+      for (const g of ripgrepStateExcludes(q.root)) args.push('--glob', g);
       args.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive');
       // The model's glob is applied to rg's output, not passed as --glob: rg's globs override .gitignore.
       const keep = globFilter(q.glob);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isSnowpeaState, realSnowpeaHome } from './snowpea-state';
 
 /** One ignore file's rules and the folder its patterns are relative to. */
 interface Layer {
@@ -81,7 +82,8 @@ const byName = (a: fs.Dirent, b: fs.Dirent) => (a.name < b.name ? -1 : a.name > 
 
 /**
  * Yields the files (absolute real paths) under `base` that git would not ignore, folder by folder in name order.
- * Hidden files are included, `.git` folders and symlinks are skipped (as ripgrep does), ignored folders are pruned.
+ * Hidden files are included, `.git` folders and symlinks are skipped (as ripgrep does), ignored folders are pruned,
+ * and Snowpea's own state is never entered (snowpea-state.ts).
  */
 export async function* walkFiles(base: string, o: WalkOptions): AsyncGenerator<string> {
   const st = await fs.promises.stat(base);
@@ -89,10 +91,10 @@ export async function* walkFiles(base: string, o: WalkOptions): AsyncGenerator<s
     yield base;
     return;
   }
-  yield* walkDir(base, IgnoreStack.at(o.root, base), o);
+  yield* walkDir(base, IgnoreStack.at(o.root, base), o, realSnowpeaHome());
 }
 
-async function* walkDir(dir: string, stack: IgnoreStack, o: WalkOptions): AsyncGenerator<string> {
+async function* walkDir(dir: string, stack: IgnoreStack, o: WalkOptions, home: string): AsyncGenerator<string> {
   if (o.signal?.aborted) return;
   let entries: fs.Dirent[];
   try {
@@ -103,9 +105,10 @@ async function* walkDir(dir: string, stack: IgnoreStack, o: WalkOptions): AsyncG
   entries.sort(byName);
   for (const e of entries) {
     const abs = path.join(dir, e.name);
+    if (isSnowpeaState(dir, e.name, home)) continue;
     if (e.isDirectory()) {
       if (e.name === '.git' || stack.ignores(abs, true)) continue;
-      yield* walkDir(abs, stack.enter(abs), o);
+      yield* walkDir(abs, stack.enter(abs), o, home);
     } else if (e.isFile() && !stack.ignores(abs, false)) {
       yield abs;
     }
