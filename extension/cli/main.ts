@@ -12,7 +12,7 @@ declare const SNOWPEA_VERSION: string | undefined;
 const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
-  snowpea run "prompt" [--session ID] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N]
+  snowpea run "prompt" [--session ID] [--plan|--act] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N]
   snowpea sessions list [--all] [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
@@ -37,6 +37,9 @@ Other flags:
                       a path that is missing, unreadable or refused is an error, and nothing is sent
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
+  --plan              run: plan mode (read tools only; the answer is a plan, nothing changes); the
+                      session stays in plan mode until a run with --act carries the plan out
+  --act               run: act (code) mode again, every tool
   --compact           with --session: compact the conversation before the turn (summary of older rounds)
   --focus TEXT        what a compaction's summary should keep in particular
   --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
@@ -78,6 +81,8 @@ const options = {
   format: { type: 'string' },
   to: { type: 'string' },
   compact: { type: 'boolean' },
+  plan: { type: 'boolean' },
+  act: { type: 'boolean' },
   focus: { type: 'string' },
   args: { type: 'string' },
   attach: { type: 'string', multiple: true },

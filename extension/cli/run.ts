@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../core/conversation/events';
+import type { AgentEvent, TodoItem } from '../core/conversation/events';
 import type { Session } from '../core/conversation/session';
 import { closeAllBrowsers } from '../core/browser';
 import { diffStatLine, type FileStat } from '../core/checkpoints';
@@ -19,6 +19,9 @@ export interface RunFlags extends CommonFlags {
   /** `--compact` (with --session): compact the conversation before the turn; `--focus` what its summary keeps. */
   compact?: boolean;
   focus?: string;
+  /** `--plan`: this turn (and the session, until `--act`) in plan mode: read tools only, the answer is a plan. `--act`: back to code mode. */
+  plan?: boolean;
+  act?: boolean;
 }
 
 interface Renderer {
@@ -72,6 +75,8 @@ function humanRenderer(verbose: boolean): Renderer {
       const summary = oneLine(e.summary.replace(/\s+/g, ' ').trim());
       note(`  ${e.ok ? '✓' : '✗'} ${oneLine(title)}${summary ? ` — ${summary}` : ''}`);
     }
+    else if (e.type === 'todos') note(todoLines(e.todos));
+    else if (e.type === 'mode') note(`  mode: ${oneLine(e.mode)}`);
     else if (e.type === 'tools.loaded') note(`  loaded ${e.tools.map(oneLine).join(', ')}`);
     else if (e.type === 'loop.suspected') note(`  loop suspected: ${oneLine(e.tool)} ran ${e.count} times`);
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
@@ -86,6 +91,14 @@ function humanRenderer(verbose: boolean): Renderer {
     if (files?.length) note(diffStatLine(files));
   };
   return { event, end };
+}
+
+const TODO_MARK: Record<TodoItem['status'], string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
+
+/** The model's todo list as it changed (todo_write), one step a line; the steps are model text, escaped for the terminal. */
+export function todoLines(todos: readonly TodoItem[]): string {
+  if (!todos.length) return '  todo list cleared';
+  return ['  todo:', ...todos.map((t) => `    ${TODO_MARK[t.status]} ${oneLine(t.text)}`)].join('\n');
 }
 
 /**
@@ -140,6 +153,7 @@ function stoppedLine(session: Session, why: StopReason): string {
 export async function runCommand(prompt: string, flags: RunFlags): Promise<number> {
   const log = stderrLogger(!!flags.verbose);
   if ((flags.compact || flags.focus !== undefined) && !flags.session) throw new FlagError('--compact and --focus compact a stored conversation: give it with --session ID');
+  if (flags.plan && flags.act) throw new FlagError('--plan and --act pick opposite modes: give one of them');
   const cwd = process.cwd();
   checkAttachPaths(cwd, flags.attach ?? []);
   const { agent, store, mcp, checkpoints } = await createCliAgent(cwd, flags, log, { needsKey: true });
@@ -165,12 +179,18 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     });
     // The compaction event is rendered like any other (a line on stderr, or a JSON line).
     if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
+    if (flags.plan) agent.setMode(session, 'plan');
+    else if (flags.act) agent.setMode(session, 'code');
     const turn = session.turn + 1;
     const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${block(p)}\n`));
     const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
     r.end(stop.received ? undefined : await turnChanges(checkpoints?.storeFor(session.workspaceRoot), session.id, turn, log));
     if (stop.received) process.stderr.write(`${stoppedLine(session, stop.received)}\n`);
     else if (!flags.json && hasRound(session)) process.stderr.write(`session ${session.id}\n`);
+    // A plan changed nothing: say how to carry it out (the session stays in plan mode until --act).
+    if (!stop.received && !flags.json && result.reason === 'done' && session.mode === 'plan') {
+      process.stderr.write(`plan mode: nothing was changed. To carry out the plan: snowpea run --session ${session.id} --act "carry out the plan"\n`);
+    }
     return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : cut ? 3 : 1);
   } catch (e) {
     if (!stop.received) throw e;

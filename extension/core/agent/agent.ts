@@ -14,6 +14,7 @@ import { createToolSearchTool } from '../tools/tool-search';
 import { ApprovalMemory } from '../tools/policy/memory';
 import { pruneOldScratch, removeSessionScratch } from '../tools/exec/scratch';
 import { TOOL } from '../tools/names';
+import { modeTools } from '../tools/modes';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from '../conversation/emitter';
 import { AgentLoop, type TurnResult } from './loop';
@@ -270,8 +271,10 @@ export class Agent implements Disposable {
    */
   setMode(session: Session, mode: Mode): void {
     if (session.mode === mode) return;
+    // The tools the old mode required stay, loaded (an approved plan's todo list can still be updated).
+    const kept = session.isSubagent ? [] : session.loadTools([...modeTools(session.mode)]);
     session.mode = mode;
-    this.opts.store?.updateSession(session.id, { mode });
+    this.opts.store?.updateSession(session.id, { mode, ...(kept.length ? { loadedTools: session.loadedTools } : {}) });
     this.loop.notify(session, { type: 'mode', sessionId: session.id, mode });
   }
 

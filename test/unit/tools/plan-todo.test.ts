@@ -178,6 +178,8 @@ describe('chat controller: the plan toggle and "Approve plan"', function () {
     assert.equal(h.store.getSession(session.id)!.mode, 'code');
     const second = h.bodies()[1];
     assert.ok(names(second).includes(TOOL.write_file), 'act mode sends the writing tools again');
+    assert.ok(names(second).includes(TOOL.todo_write), 'the plan\'s todo list can still be kept');
+    assert.deepEqual(h.store.getSession(session.id)!.loadedTools, [TOOL.todo_write]);
     assert.equal(second.messages.at(-1).content, PLAN_APPROVED);
     const order = events.filter((e) => e.type === 'mode' || e.type === 'turn.start').map((e) => e.type);
     assert.deepEqual(order, ['turn.start', 'mode', 'turn.start'], 'the mode changed before the approval turn started');
