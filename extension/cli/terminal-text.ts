@@ -15,21 +15,9 @@
  * which is why the approval also says in words when a call holds such characters.
  * The list of characters is extension/protocol/hidden-chars.ts, shared with the webview's card.
  */
-import { hasHidden, splitHidden } from '../protocol/hidden-chars';
+import { escapeHidden, hasHidden } from '../core/text/hidden-chars';
 
-const SHORT: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-function escapeChar(c: string): string {
-  const cp = c.codePointAt(0)!;
-  if (SHORT[c]) return SHORT[c];
-  return cp < 0x80 ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u{${cp.toString(16)}}`;
-}
-
-function escaped(s: string, keep?: (c: string) => boolean): string {
-  return splitHidden(s, keep)
-    .map((p) => ('text' in p ? p.text : escapeChar(p.hidden)))
-    .join('');
-}
+const escaped = escapeHidden;
 
 const keepLines = (c: string) => c === '\n' || c === '\t';
 /** In a model's streamed answer: line breaks and tabs, and the joiners and variation selectors emoji and some scripts are made of. */

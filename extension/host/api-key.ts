@@ -3,10 +3,11 @@ import { keyRoute, originOf } from '../core/model/key-origin';
 import { keyEnvVar, keyTarget } from '../core/model/providers/anthropic';
 import { registerSecretValue } from '../core/os/child-env';
 import type { LoadedSettings } from '../core/settings/load';
+import { showWarning } from './dialogs';
+import { CONFIRMED_ORIGINS } from './workspace-endpoint';
 
 /** The key entered before keys were bound to origins: used only for endpoints the user chose. */
 export const API_KEY_SECRET = 'snowpea.apiKey';
-const CONFIRMED_ORIGINS = 'snowpea.keyOrigins';
 /** Origins the user declined in this window: not asked again until the window reloads. */
 const declined = new Set<string>();
 
@@ -45,7 +46,7 @@ async function keyFor(context: vscode.ExtensionContext, loaded: LoadedSettings, 
   if (route.send) return unbound;
   if (!ask || declined.has(route.origin)) return undefined;
   const send = 'Send My Key';
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarning(
     `Snowpea: this workspace's settings (${target.origin}) send model requests to ${route.origin}. Send your API key there?`,
     { modal: true, detail: 'Your key was entered for another endpoint. Choose Send My Key only if you trust this server; otherwise requests go without a key. You can also run Snowpea: Set API Key for this endpoint.' },
     send,

@@ -8,6 +8,7 @@ import type { Logger } from '../core/log';
 import type { HostMessage, WebviewMessage } from '../protocol';
 import type { AgentHost } from './agent-host';
 import { findOpenDocument } from './editor-files';
+import { showError, showInfo, showWarning } from './dialogs';
 
 export type RestoreRequest = Extract<WebviewMessage, { type: 'checkpoint.restore' }>;
 
@@ -37,17 +38,17 @@ export function restoreCheckpoint(host: AgentHost, log: Pick<Logger, 'error'>, r
 /** Runs `fn` unless a restore is in progress in this host; a refusal is a warning, a failure an error message (`what` names it), neither thrown. */
 async function oneAtATime(host: AgentHost, log: Pick<Logger, 'error'>, what: string, fn: () => Promise<HostMessage[]>): Promise<HostMessage[]> {
   if (busyHosts.has(host)) {
-    void vscode.window.showWarningMessage('Snowpea: a restore is in progress already.');
+    void showWarning('Snowpea: a restore is in progress already.');
     return [];
   }
   busyHosts.add(host);
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof RestoreRefused) void vscode.window.showWarningMessage(`Snowpea: ${e.message}`);
+    if (e instanceof RestoreRefused) void showWarning(`Snowpea: ${e.message}`);
     else {
       log.error(`${what} failed: ${(e as Error).stack ?? e}`);
-      void vscode.window.showErrorMessage(`Snowpea: the ${what} failed: ${(e as Error).message}`);
+      void showError(`Snowpea: the ${what} failed: ${(e as Error).message}`);
     }
     return [];
   } finally {
@@ -59,7 +60,7 @@ const UNDO = 'Undo restore';
 
 /** The notification after a restore: `text`, and "Undo restore" when a restore point was taken (reliability N6). */
 function tellRestored(host: AgentHost, log: Pick<Logger, 'error'>, sessionId: string, text: string, undo: PointName | undefined): void {
-  void (undo ? vscode.window.showInformationMessage(text, UNDO) : vscode.window.showInformationMessage(text)).then((choice) => {
+  void (undo ? showInfo(text, UNDO) : showInfo(text)).then((choice) => {
     // Once the restore that offered it has finished (a notification answered at once must not find it still running).
     if (choice === UNDO && undo) setTimeout(() => void undoRestore(host, log, sessionId, undo), 0);
   });
@@ -79,12 +80,12 @@ export function undoRestore(host: AgentHost, log: Pick<Logger, 'error'>, session
       throw e instanceof NoCheckpointError ? new RestoreRefused('the files as they were before that restore are no longer kept (checkpoints.maxAgeDays, checkpoints.maxStoreMB).') : e;
     });
     if (!plan.changes.length) {
-      void vscode.window.showInformationMessage('Snowpea: nothing to undo; the files are as they were before the restore.');
+      void showInfo('Snowpea: nothing to undo; the files are as they were before the restore.');
       return [];
     }
     const detail = restoreListing(plan, MAX_LISTED).join('\n');
     const q = `Undo the restore: put ${count(plan.changes.length)} back as they were just before it${deletedCount(plan.changes)}?`;
-    if ((await vscode.window.showWarningMessage(q, { modal: true, detail }, UNDO)) !== UNDO) return [];
+    if ((await showWarning(q, { modal: true, detail }, UNDO)) !== UNDO) return [];
     ready(host, { sessionId });
     const done = await restoreFiles(host, store, session, point, plan.changes);
     tellRestored(host, log, session.id, `Snowpea: put ${count(done.changes.length)} back as they were before the restore.`, done.undo);
@@ -101,7 +102,7 @@ async function restore(host: AgentHost, log: Pick<Logger, 'error'>, req: Restore
   const plan = await restorePlan(store, session, req);
   const changes = plan?.changes;
   if (changes && !changes.length && !req.rewind) {
-    void vscode.window.showInformationMessage(`Snowpea: nothing to restore; no file has changed since before message ${req.turn}.`);
+    void showInfo(`Snowpea: nothing to restore; no file has changed since before message ${req.turn}.`);
     return [];
   }
   if (!(await confirm(store, plan, req))) return [];
@@ -155,7 +156,7 @@ async function confirm(store: CheckpointStore, plan: RestorePlan | undefined, re
     ...(req.rewind ? ['The conversation goes back to before this message; the later messages stay stored, and your message returns to the composer.'] : []),
   ];
   const detail = [listed.join('\n'), notes.join('\n')].filter(Boolean).join('\n\n');
-  return (await vscode.window.showWarningMessage(question(found, req), { modal: true, detail }, button)) === button;
+  return (await showWarning(question(found, req), { modal: true, detail }, button)) === button;
 }
 
 function question(found: FileChange[] | undefined, req: RestoreRequest): string {

@@ -3,6 +3,7 @@ import { ModelError } from '../core/model/types';
 import type { Logger } from '../core/log';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
 import { CompactRefused } from '../core/chat/controller';
+import { showError, showInfo, showWarning } from './dialogs';
 
 /**
  * Snowpea: Compact Conversation and `/compact [focus]` in the chat: compacts the current session
@@ -20,13 +21,13 @@ export async function compactConversation(host: { compact(focus: string | undefi
         return host.compact(focus?.trim() || undefined, controller).finally(() => cancel.dispose());
       },
     );
-    if (!outcome) void vscode.window.showInformationMessage('Snowpea: nothing to compact yet; the conversation has no earlier rounds to summarize.');
+    if (!outcome) void showInfo('Snowpea: nothing to compact yet; the conversation has no earlier rounds to summarize.');
   } catch (e) {
-    if (e instanceof CompactRefused) void vscode.window.showWarningMessage(`Snowpea: ${e.message}`);
-    else if (e instanceof ModelError && e.kind === 'cancelled') void vscode.window.showInformationMessage('Snowpea: compaction cancelled; the conversation is unchanged.');
+    if (e instanceof CompactRefused) void showWarning(`Snowpea: ${e.message}`);
+    else if (e instanceof ModelError && e.kind === 'cancelled') void showInfo('Snowpea: compaction cancelled; the conversation is unchanged.');
     else {
       log.error(`compaction failed: ${(e as Error).stack ?? e}`);
-      void vscode.window.showErrorMessage(`Snowpea: compacting the conversation failed: ${(e as Error).message}`);
+      void showError(`Snowpea: compacting the conversation failed: ${(e as Error).message}`);
     }
   }
 }

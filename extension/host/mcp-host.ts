@@ -3,6 +3,7 @@ import type { Logger } from '../core/log';
 import { formatMcpServers, loadMcpConfig, McpManager, type McpConfig } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
 import type { ToolRegistry } from '../core/tools/registry';
+import { showWarning } from './dialogs';
 
 /**
  * MCP servers in VS Code: the first start of a workspace-defined server asks in a modal
@@ -25,7 +26,7 @@ export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: stri
     confirmServer: async (def, view) => {
       const start = 'Start Server';
       const question = `Snowpea: start the MCP server "${def.name}" defined in ${def.source.label}?`;
-      const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: view.details }, start);
+      const answer = await showWarning(question, { modal: true, detail: view.details }, start);
       return answer === start;
     },
     resolveInput: async (input, def) =>

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { AgentHost } from './agent-host';
 import type { ChatViewProvider } from './chat-view';
+import { showInfo, showWarning } from './dialogs';
 
 interface SessionPick extends vscode.QuickPickItem {
   id: string;
@@ -23,7 +24,7 @@ async function sessionItems(host: AgentHost): Promise<SessionPick[]> {
 async function pickSession(host: AgentHost, chat: ChatViewProvider, placeholder: string): Promise<SessionPick | undefined> {
   const items = await sessionItems(host);
   if (!items.length) {
-    void vscode.window.showInformationMessage('Snowpea: no stored sessions yet.');
+    void showInfo('Snowpea: no stored sessions yet.');
     return undefined;
   }
   const qp = vscode.window.createQuickPick<SessionPick>();
@@ -52,13 +53,13 @@ async function pickSession(host: AgentHost, chat: ChatViewProvider, placeholder:
 
 /** Asks in a modal, then deletes; true when the session is gone. */
 async function confirmDelete(chat: ChatViewProvider, s: SessionPick): Promise<boolean> {
-  const answer = await vscode.window.showWarningMessage(
+  const answer = await showWarning(
     `Delete the Snowpea session "${s.label}"?`,
     { modal: true, detail: 'Its transcript, tool outputs, delegated subtasks and the images only it used are removed from state.db. This cannot be undone.' },
     'Delete',
   );
   if (answer !== 'Delete') return false;
-  if (!(await chat.deleteSession(s.id))) void vscode.window.showWarningMessage('Snowpea: that session was already deleted.');
+  if (!(await chat.deleteSession(s.id))) void showWarning('Snowpea: that session was already deleted.');
   return true;
 }
 
@@ -95,7 +96,7 @@ export async function exportSession(host: AgentHost, chat: ChatViewProvider): Pr
       return true;
     },
   );
-  void vscode.window.showInformationMessage(written ? `Snowpea: session exported to ${target.fsPath}` : 'Snowpea: export cancelled; nothing was written.');
+  void showInfo(written ? `Snowpea: session exported to ${target.fsPath}` : 'Snowpea: export cancelled; nothing was written.');
 }
 
 /** Snowpea: Select Model — the endpoint's /models list when it answers, else free text. Writes snowpea.model.name. */

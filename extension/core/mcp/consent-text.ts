@@ -6,6 +6,7 @@
  * (`${env:GITHUB_TOKEN}`, a password `${input:...}`) is shown as written, not substituted.
  * Control and bidi characters are escaped so a value cannot redraw or reorder the prompt.
  */
+import { escapeHidden, hasHidden } from '../text/hidden-chars';
 import type { McpServerDef, ResolvedServer } from './types';
 import { resolveServerDef } from './variables';
 
@@ -27,14 +28,14 @@ export interface ConsentAnswer {
   remember: boolean;
 }
 
-// Control characters are what this pattern is for: they are escaped before a value is shown.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
-
-/** One value on one line: quoted (JSON) when it is empty or has spaces, quotes, backslashes, control or bidi characters, which are escaped. */
+/**
+ * One value on one line: quoted (JSON) when it is empty or has spaces, quotes, backslashes or
+ * hidden characters, which are escaped by the one list every Snowpea surface uses
+ * (core/text/hidden-chars.ts: controls, bidi, zero-width and other invisible characters).
+ */
 export function shown(v: string): string {
-  if (v !== '' && !/[\s"'\\]/.test(v) && !UNSAFE.test(v)) return v;
-  return JSON.stringify(v).replace(new RegExp(UNSAFE.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (v !== '' && !/[\s"'\\]/.test(v) && !hasHidden(v)) return v;
+  return escapeHidden(JSON.stringify(v));
 }
 
 /** Whether a written value takes anything from a secret: a secret-looking variable, or a password input. */

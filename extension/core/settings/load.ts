@@ -120,3 +120,16 @@ export function workspaceSpendNotice(loaded: LoadedSettings): string | undefined
   const values = keys.map((k) => `${k} = ${JSON.stringify(loaded.settings[k])}`).join(', ');
   return `this workspace's settings (${sources}) set ${values}, which decide what a turn may cost; set them in your user settings to choose yourself`;
 }
+
+/**
+ * The sources with `keys` taken out of every workspace source: what applies when the user declined
+ * something a workspace chose (its model endpoint), so the user's own value, or the default, is used.
+ */
+export function withoutWorkspaceValues(sources: SettingsSource[], keys: readonly SettingKey[]): SettingsSource[] {
+  return sources.map((src) => {
+    if (src.scope !== 'workspace' || !src.values || typeof src.values !== 'object' || Array.isArray(src.values)) return src;
+    const flat = flattenSettings(src.values as Record<string, unknown>);
+    for (const k of keys) delete flat[k];
+    return { ...src, values: flat };
+  });
+}

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalDecision, WriteProposal } from '../../core/tools/types';
 import { PROPOSAL_SCHEME, type BeforeTexts, type ProposalFiles } from './proposal-provider';
+import { showInfo } from '../dialogs';
 
 interface Review {
   uri: vscode.Uri;
@@ -81,7 +82,7 @@ export class DiffReview implements vscode.Disposable {
     const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
     const r = (target && this.find(target)) ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
     if (r) r.answer(decision);
-    else void vscode.window.showInformationMessage('Snowpea: no proposed edit is waiting for review here.');
+    else void showInfo('Snowpea: no proposed edit is waiting for review here.');
   }
 
   private find(uri: vscode.Uri): Review | undefined {

@@ -7,6 +7,7 @@ import type { ChangedFile, HostMessage } from '../../protocol';
 import { findOpenDocument } from '../editor-files';
 import type { BeforeTexts } from './proposal-provider';
 import { realFolder, undoWrite } from './undo-write';
+import { showError } from '../dialogs';
 
 interface Tracked {
   abs: string;
@@ -103,7 +104,7 @@ export class TurnChanges {
     }
     this.forget(picked.filter((t) => !failed.some((f) => f.startsWith(`${t.display} (`))));
     this.deps.post(await this.listMessage());
-    if (failed.length) void vscode.window.showErrorMessage(`Snowpea could not undo ${failed.join(', ')}.`);
+    if (failed.length) void showError(`Snowpea could not undo ${failed.join(', ')}.`);
   }
 
   /** The diff of a changed file: its text before the turn against the file now. */

@@ -6,6 +6,8 @@ import type { Attachment, ChatState, LocalAction } from './types';
 export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
   'draft.set': (a, s) => (a.text === s.draft ? s : { ...s, draft: a.text }),
 
+  'restricted.notice': (a, s) => ({ ...s, restrictedDismissed: !a.shown }),
+
   'message.sent': (a, s) =>
     appendItem(
       { ...s, draft: '', attachments: [], running: true, stopping: false, loop: null },

@@ -10,5 +10,10 @@ const actionHandlers: HandlerTable<ChatAction, ChatState, ChatState> = {
 
 /** The chat's one reducer: every change goes through a table of handlers keyed by type. */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
-  return dispatch(actionHandlers, action, state);
+  return settleNotices(dispatch(actionHandlers, action, state));
+}
+
+/** A closed Restricted Mode notice is forgotten once the folder is trusted: if it is ever restricted again, the notice shows again. */
+function settleNotices(s: ChatState): ChatState {
+  return s.restrictedDismissed && s.session?.workspaceTrusted ? { ...s, restrictedDismissed: false } : s;
 }

@@ -178,6 +178,8 @@ export const STATE_VERSION = 1;
 export interface ChatState {
   version: typeof STATE_VERSION;
   session: SessionInfo | null;
+  /** The Restricted Mode notice was closed (the header's shield opens it again; trusting the folder resets it). */
+  restrictedDismissed?: boolean;
   items: TranscriptItem[];
   /** A turn is in progress (shows Stop instead of Send). */
   running: boolean;
@@ -215,6 +217,7 @@ export interface ChatState {
 /** Things the webview does on its own, before or without the host. */
 export type LocalAction =
   | { type: 'draft.set'; text: string }
+  | { type: 'restricted.notice'; shown: boolean }
   | { type: 'message.sent'; text: string; images?: ImageMeta[] }
   | { type: 'stop.requested' }
   | { type: 'retry.requested' }

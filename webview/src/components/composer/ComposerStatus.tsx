@@ -1,6 +1,7 @@
 import { useChat } from '../../app/context';
 import { Icon } from '../Icon';
-import { meterDetails, meterParts } from './meter-format';
+import { meterCost, meterDetailLines, meterDetails, meterFill, meterParts } from './meter-format';
+import type { RoundMeter } from '../../state/types';
 
 export type StatusPanel = 'tools' | 'meter' | null;
 
@@ -17,7 +18,7 @@ export function ComposerStatus({ panel, onToggle }: Props) {
   const latest = meters[meters.length - 1];
   return (
     <div className="composer-status">
-      {model ? <span className="model">{model}</span> : null}
+      {model ? <ModelName model={model} /> : null}
       {loadedTools.length ? (
         <button
           type="button"
@@ -41,10 +42,44 @@ export function ComposerStatus({ panel, onToggle }: Props) {
           onClick={() => onToggle('meter')}
         >
           <Icon name="dashboard" />
-          <span className="meter-text">{meterParts(latest).join(' · ')}</span>
+          <MeterText meter={latest} />
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The model's name; a long `org/path/model` gives way from the left, so its own name (the tail)
+ * stays readable. The whole name is in the title.
+ */
+function ModelName({ model }: { model: string }) {
+  const cut = model.lastIndexOf('/') + 1;
+  return (
+    <span className="model" title={model} data-testid="model">
+      {cut > 0 ? <span className="model-org">{model.slice(0, cut)}</span> : null}
+      <span className="model-name">{model.slice(cut)}</span>
+    </span>
+  );
+}
+
+/** The meter's line: the cost first (what a narrow view keeps), then how full the window is. */
+function MeterText({ meter }: { meter: RoundMeter }) {
+  const cost = meterCost(meter);
+  const fill = meterFill(meter).join(' · ');
+  return (
+    <span className="meter-text">
+      {cost ? (
+        <>
+          <span className="meter-cost" data-kind="meter-cost">
+            {cost}
+          </span>
+          <span className="meter-fill">{` · ${fill}`}</span>
+        </>
+      ) : (
+        fill
+      )}
+    </span>
   );
 }
 
@@ -67,8 +102,18 @@ export function StatusPanelView({ panel }: { panel: StatusPanel }) {
     );
   }
   if (panel === 'meter') {
+    const latest = meters[meters.length - 1];
     return (
       <div className="status-panel" data-kind="meter-rounds" role="region" aria-label="Context per round">
+        {latest ? (
+          <div className="meter-details" data-kind="meter-details">
+            {meterDetailLines(latest).map((line, i) => (
+              <div className="meter-detail-line" key={i}>
+                {line}
+              </div>
+            ))}
+          </div>
+        ) : null}
         <div className="status-panel-title">Context per round</div>
         <ol className="meter-rounds">
           {meters

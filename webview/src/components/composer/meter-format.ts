@@ -29,6 +29,17 @@ function windowPercent(n: number, window: number): number {
  * which a request compacts the conversation first.
  */
 export function meterParts(m: RoundMeter): string[] {
+  const cost = meterCost(m);
+  return [...(cost ? [cost] : []), ...meterFill(m)];
+}
+
+/** The round's and the session's estimated cost, `~$0.0043 (session $0.041)`; '' when the prices are unknown. It leads the meter: at a narrow width it is what stays. */
+export function meterCost(m: RoundMeter): string {
+  return m.cost ? `~${formatUsd(m.cost.round)} (session ${formatUsd(m.cost.session)})` : '';
+}
+
+/** The meter's parts after the cost: how full the window is, caching, what pruning and deferral left out. */
+export function meterFill(m: RoundMeter): string[] {
   const approx = m.estimated ? '~' : '';
   const parts = m.contextWindow
     ? [`${approx}${windowPercent(m.promptTokens, m.contextWindow)}% of ${formatTokens(m.contextWindow)}`]
@@ -37,12 +48,16 @@ export function meterParts(m: RoundMeter): string[] {
   parts.push(`${cachedPercent(m)}% cached`);
   if (m.prunedChars) parts.push(`${formatTokens(m.prunedChars)} chars pruned`);
   if (m.deferredTools) parts.push(`${m.deferredTools} tools deferred`);
-  if (m.cost) parts.push(`~${formatUsd(m.cost.round)} (session ${formatUsd(m.cost.session)})`);
   return parts;
 }
 
-/** The tooltip / details line of one round, every number spelled out. */
+/** The tooltip of one round, every number spelled out (the meter's panel shows the same, a line each). */
 export function meterDetails(m: RoundMeter): string {
+  return meterDetailLines(m).join('; ');
+}
+
+/** Every number of one round spelled out, a line each: tokens, output, window fill, savings, cost split. */
+export function meterDetailLines(m: RoundMeter): string[] {
   const lines = [
     `Round ${m.round}: ${m.promptTokens.toLocaleString('en-US')} input tokens, ${m.cachedTokens.toLocaleString('en-US')} from the cache (${cachedPercent(m)}%)`,
   ];
@@ -73,5 +88,5 @@ export function meterDetails(m: RoundMeter): string {
     );
   }
   if (m.dropped?.length) lines.push(`the endpoint refused ${m.dropped.join(', ')}: requests there go without ${m.dropped.length === 1 ? 'it' : 'them'}`);
-  return lines.join('; ');
+  return lines;
 }
