@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import type { ChatPage } from './harness/chat-page';
+import { overflowing } from './harness/layout';
 import { useWebviewEnv } from './harness/suite';
 
 /**
  * Issue 18, "Setup in the side bar": the chat is laid out for a side bar of 220-400 px. At a
  * narrow width nothing may stick out sideways (a webview scrolled sideways hides the chat).
  */
-
-/**
- * Elements whose box leaves the viewport, and boxes that scroll sideways. Only a code block
- * (`pre`) may scroll sideways: its lines are kept whole, and it scrolls inside its own box
- * (boxes that clip with an ellipsis do not scroll).
- */
-async function overflowing(page: Page): Promise<{ scrollWidth: number; clientWidth: number; outside: string[]; sideways: string[] }> {
-  // A string, not a function: the test transpiler would wrap inner functions in helpers the page lacks.
-  return page.evaluate(`(() => {
-    const doc = document.scrollingElement;
-    const width = document.documentElement.clientWidth;
-    const name = (el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
-    const outside = [];
-    const sideways = [];
-    for (const el of document.querySelectorAll('body *')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      const inPre = !!el.parentElement && !!el.parentElement.closest('pre');
-      if (!inPre && (r.right > width + 0.5 || r.left < -0.5)) outside.push(name(el) + ' [' + Math.round(r.left) + ', ' + Math.round(r.right) + ']');
-      const s = getComputedStyle(el);
-      if (el.tagName !== 'PRE' && (s.overflowX === 'auto' || s.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) sideways.push(name(el) + ' scrolls ' + el.scrollWidth + ' > ' + el.clientWidth);
-    }
-    return { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, outside, sideways };
-  })()`);
-}
 
 async function fullyVisible(chat: ChatPage, name: string): Promise<void> {
   const button = chat.page.getByRole('button', { name });
