@@ -59,7 +59,7 @@ export function listSessionsCommand(store: StateDb, cwd: string, flags: { json?:
   if (!rows.length) {
     const where = flags.all ? '' : ` in ${oneLine(folderForPeople(cwd))}`;
     const others = elsewhere ? ` (${count(elsewhere, 'session')} in other folders: snowpea sessions list --all)` : '';
-    process.stdout.write(`no sessions${where} yet${others}\n`);
+    process.stdout.write(`no sessions yet${where}${others}\n`);
     return 0;
   }
   const folders = rows.map((r) => oneLine(folderForPeople(r.workspace)));

@@ -114,7 +114,7 @@ describe('the CLI\'s first minutes: honest errors (issue 18)', function () {
     assert.ok(!/^session /m.test(failed.stderr), `no session id is offered for resuming: ${failed.stderr}`);
     assert.deepEqual(await sessionIds(), []);
     const human = await cli(['sessions', 'list'], { cwd: ws, home });
-    assert.equal(human.stdout, 'no sessions yet\n');
+    assert.equal(human.stdout, `no sessions yet in ${ws}\n`);
 
     server.enqueue({ text: 'first answer' });
     const ok = await cli(['run', 'second try', ...args], { cwd: ws, home });

@@ -104,7 +104,7 @@ describe('the CLI\'s rough edges from the first-use report (issue 29)', function
 
     const empty = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sp-first-screen-empty-')));
     const none = await cli(['sessions', 'list'], { cwd: empty, home });
-    assert.equal(none.stdout, `no sessions in ${empty} yet (3 sessions in other folders: snowpea sessions list --all)\n`);
+    assert.equal(none.stdout, `no sessions yet in ${empty} (3 sessions in other folders: snowpea sessions list --all)\n`);
   });
 
   it('a session id may be shortened to a start that names one session; an ambiguous start lists the matches', async () => {
