@@ -45,6 +45,8 @@ interface KindFigures {
   p95: number;
   /** Tool results that named a problem the edit introduced (the ts-error kind should have ROUNDS / 2). */
   problemsReported: number;
+  /** Edits whose tool result was an error (the bench reports them rather than stopping). */
+  failed: number;
 }
 
 async function measure(policy: Policy): Promise<Record<Kind, KindFigures>> {
@@ -69,10 +71,10 @@ async function measure(policy: Policy): Promise<Record<Kind, KindFigures>> {
       });
       await chatTurn(session.workbench, `make the ${kind} edits`, `${kind} done`);
       const results = Array.from({ length: ROUNDS }, (_, k) => toolResults(server, first + k + 1).at(-1) ?? '');
-      const failed = results.find((r) => !r.startsWith('edited '));
-      if (failed) throw new Error(`a ${kind} edit did not land (${policy}): ${failed}`);
+      const failed = results.filter((r) => !r.startsWith('edited '));
+      if (failed.length) console.log(`${policy}, ${kind}: ${failed.length} of ${ROUNDS} edits failed, first: ${failed[0]}`);
       const samplesMs = arrivals.slice(1).map((t, k) => Math.round(t - arrivals[k]));
-      out[kind] = { samplesMs, median: median(samplesMs), p95: percentile(samplesMs, 95), problemsReported: results.filter((r) => /introduced a problem/.test(r)).length };
+      out[kind] = { samplesMs, median: median(samplesMs), p95: percentile(samplesMs, 95), problemsReported: results.filter((r) => /introduced a problem/.test(r)).length, failed: failed.length };
     }
     return out;
   } finally {
@@ -89,12 +91,14 @@ async function main(): Promise<void> {
   const fixed = await measure('fixed');
   const settle = await measure('settle');
   const rows: string[] = ['| edit | measure | now | fixed wait (before) | ratio |', '| --- | --- | ---: | ---: | ---: |'];
+  const failures = (['markdown', 'ts-clean', 'ts-error'] as const).map((k) => `${k} ${settle[k].failed}/${fixed[k].failed}`).join(', ');
   for (const kind of ['markdown', 'ts-clean', 'ts-error'] as const) {
     for (const m of ['median', 'p95'] as const) {
       rows.push(`| ${kind} | ${m} | ${ms(settle[kind][m])} | ${ms(fixed[kind][m])} | ${((settle[kind][m] / fixed[kind][m]) * 100).toFixed(0)}% |`);
     }
   }
   console.log(rows.join('\n'));
+  console.log(`failed edits (now/before): ${failures}`);
   console.log(`problems reported to the model in ts-error edits: now ${settle['ts-error'].problemsReported}, before ${fixed['ts-error'].problemsReported} (of ${ROUNDS}; every other edit adds the error)`);
   const out = { date: started.toISOString(), machine: { cores: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, rounds: ROUNDS, settle, fixed };
   const file = path.join(__dirname, 'results', 'edit-latency.json');
