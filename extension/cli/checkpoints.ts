@@ -4,7 +4,7 @@
  * every restore takes first, reliability N6), and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
 import type { CheckpointSeam } from '../core/conversation/checkpoint-seam';
-import { NoCheckpointError, parseTarget, type CheckpointStore, type FileStat, type RestorePlan, type RestoreTarget } from '../core/checkpoints';
+import { NoCheckpointError, parseTarget, RestoreNotDoneError, WorkspaceBusyError, type CheckpointStore, type FileStat, type RestorePlan, type RestoreTarget } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
@@ -31,6 +31,10 @@ export class CliCheckpoints implements CheckpointSeam {
 
   atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
     return this.storeFor(this.workspaceOf(sessionId)).atTurnStart(sessionId, turn, signal);
+  }
+
+  atTurnEnd(sessionId: string): void {
+    this.storeFor(this.workspaceOf(sessionId)).atTurnEnd(sessionId);
   }
 
   forget(sessionId: string): Promise<void> {
@@ -116,7 +120,15 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
       }
     }
     // Only what was listed: a file made since the question is not deleted unseen.
-    const restored = await store.restoreUndoable(id, to, controller.signal, changes);
+    let restored;
+    try {
+      restored = await store.restoreUndoable(id, to, controller.signal, changes);
+    } catch (e) {
+      // Another process edits the workspace, or a file cannot be written: nothing was changed (reliability N1, N5).
+      if (!(e instanceof WorkspaceBusyError || e instanceof RestoreNotDoneError) || stop.received) throw e;
+      log.error(`not restored: ${e.message}`);
+      return 1;
+    }
     const n = restored.changes.length;
     // The point first: "restored N files" stays the last line.
     if (restored.undo) process.stdout.write(`kept the files as they were in restore point ${restored.undo} (to undo this restore: snowpea sessions restore ${id} --to ${restored.undo})\n`);

@@ -25,7 +25,7 @@ import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
 import { block } from './terminal-text';
 import { ApprovalMemory } from '../core/tools/policy/memory';
-import { CheckpointStore } from '../core/checkpoints';
+import { CheckpointStore, workspaceCoordinationDir } from '../core/checkpoints';
 import { CliCheckpoints } from './checkpoints';
 
 export interface CommonFlags {
@@ -149,7 +149,8 @@ export async function openCliStore(flags: CommonFlags, log: Logger, opts: { read
 /** The checkpoint store of a workspace; the shadow repositories live in `checkpoints/` beside state.db. */
 export function cliCheckpointStore(workspaceRoot: string, flags: CommonFlags, settings: () => Settings, log: Logger): CheckpointStore {
   const stateDir = path.dirname(cliStateDbFile(flags));
-  return new CheckpointStore({ workspaceRoot, dir: path.join(stateDir, 'checkpoints'), settings, logger: log, keepOut: [stateDir, snowpeaHome()] });
+  // The workspace's writer lock and restore journal are the user's, shared with VS Code (writer-lock.ts).
+  return new CheckpointStore({ workspaceRoot, dir: path.join(stateDir, 'checkpoints'), settings, logger: log, keepOut: [stateDir, snowpeaHome()], coordinationDir: workspaceCoordinationDir() });
 }
 
 /** Where the CLI's agent keeps session scratch files and the attachment store (`<scratch>/attachments`, as the Agent makes it). */

@@ -28,7 +28,7 @@ import { formatIssue, workspaceSpendNotice } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
 import { vscodeLmProvider } from './lm-provider';
-import { CheckpointStore } from '../core/checkpoints';
+import { CheckpointStore, workspaceCoordinationDir } from '../core/checkpoints';
 import { WebviewPrompts } from './webview-prompts';
 import { EditSupport } from './edits';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
@@ -268,7 +268,13 @@ export class AgentHost implements vscode.Disposable {
     if (!this.workspaceRoot) return undefined;
     const dir = path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'checkpoints');
     const notice = (m: string) => void vscode.window.showWarningMessage(`Snowpea: ${m}`);
-    this.checkpoints = new CheckpointStore({ workspaceRoot: this.workspaceRoot, dir, settings: () => this.settings, logger: this.log, onNotice: notice });
+    // The writer lock and restore journal are shared with the CLI (one writer per workspace); an interrupted restore is finished or rolled back now, and said.
+    this.checkpoints = new CheckpointStore({ workspaceRoot: this.workspaceRoot, dir, settings: () => this.settings, logger: this.log, onNotice: notice, coordinationDir: workspaceCoordinationDir() });
+    try {
+      this.checkpoints.recoverInterrupted();
+    } catch (e) {
+      this.log.warn(`could not look for an interrupted restore: ${(e as Error).message}`);
+    }
     return this.checkpoints;
   }
 

@@ -3,3 +3,6 @@ export { isPointName, parseTarget, targetWords, type PointName, type RestorePoin
 export { diffStatLine, statLine, type ChangeStatus, type FileChange, type FileStat } from './changes';
 export { describeChange, restoreListing } from './restore-list';
 export { userMessageLines } from './transcript';
+export { RestoreNotDoneError, RestorePartlyDoneError } from './restore-apply';
+export { WorkspaceBusyError } from './writer-lock';
+export { workspaceCoordinationDir } from './coordination';

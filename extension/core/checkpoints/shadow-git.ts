@@ -139,6 +139,30 @@ export async function* shadowGitRecords(repo: ShadowRepo, args: string[], signal
   }
 }
 
+/**
+ * `git <args>` with `input` on stdin, its stdout as a stream of chunks (for `cat-file --batch`:
+ * file contents too large to hold as one string). Leaving the loop early, or an abort, kills git.
+ */
+export async function* shadowGitChunks(repo: ShadowRepo, args: string[], input: string, signal: AbortSignal): AsyncGenerator<Buffer> {
+  const child = spawn('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, undefined), signal, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.on('error', () => {});
+  child.stdin.end(input);
+  const exit = new Promise<number>((resolve, reject) => {
+    child.on('error', (e) => reject(startError(repo, e)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  exit.catch(() => {});
+  try {
+    for await (const chunk of child.stdout) yield chunk as Buffer;
+    const code = await exit;
+    if (code !== 0) throw new GitFailedError(args, code, stderr);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
 /** NUL-separated git output as a list. */
 export function nulList(out: string): string[] {
   return out.split('\0').filter((s) => s !== '');

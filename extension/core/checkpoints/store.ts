@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { CheckpointSeam } from '../conversation/checkpoint-seam';
 import type { Message } from '../conversation/messages';
 import type { Logger } from '../log';
@@ -8,11 +9,14 @@ import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
 import { notHeldBy } from './not-held';
 import { listPoints, nextPointName, pointRef, pointTitle, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
 import { collect, pruneStore } from './prune';
-import { ensureRepo, keepOutPaths, literalPathspecs, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
+import { ensureRepo, keepOutPaths, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
+import { restoreAtomically } from './restore-apply';
+import { errorWords, readJournal, removeJournal, rollBack, rollForward } from './restore-journal';
 import { GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
 import { userMessageLines } from './transcript';
 import type { TreeRules } from './tree-rules';
 import { scanWorkTree } from './workspace-size';
+import { WorkspaceLock } from './writer-lock';
 
 export interface CheckpointStoreOptions {
   workspaceRoot: string;
@@ -26,6 +30,12 @@ export interface CheckpointStoreOptions {
   keepOut?: string[];
   /** Now, in ms since the epoch (tests move it; checkpoints expire by it). */
   clock?: () => number;
+  /**
+   * A folder every Snowpea process of the user shares (the CLI's and VS Code's checkpoints live
+   * apart): a workspace's writer lock and restore journal go there, so a restore in one refuses
+   * while a turn of another edits, and either finishes the other's interrupted restore. Default: `dir`.
+   */
+  coordinationDir?: string;
 }
 
 export type SnapshotResult =
@@ -75,11 +85,67 @@ const queues = new Map<string, Promise<unknown>>();
  */
 export class CheckpointStore implements CheckpointSeam {
   readonly repo: ShadowRepo;
+  /** One writer per workspace across processes, and where a restore's journal lives. */
+  readonly lock: WorkspaceLock;
   private readonly told = new Set<string>();
+  /** The release of each running turn's hold on the workspace, by session. */
+  private readonly editing = new Map<string, () => void>();
 
   constructor(private readonly opts: CheckpointStoreOptions) {
     const workTree = realOr(opts.workspaceRoot);
     this.repo = { gitDir: shadowDirFor(opts.dir, workTree), workTree };
+    this.lock = new WorkspaceLock(path.join(opts.coordinationDir ?? opts.dir, `${path.basename(this.repo.gitDir)}.workspace`), workTree);
+  }
+
+  /**
+   * Finishes or rolls back a restore that was cut short (a crash, a kill) in any process, as its
+   * journal says: before its commit point every file is left as it was, after it every file is
+   * put in place. Returns what happened in a sentence (also logged and given to onNotice), or
+   * undefined when there was nothing to do. Runs at every turn's start and every restore; hosts
+   * call it at start too.
+   */
+  recoverInterrupted(): string | undefined {
+    if (!fs.existsSync(this.lock.journalFile)) return undefined;
+    const release = this.lock.tryRestoreLock('finishing an interrupted restore');
+    if (!release) return undefined; // a live restore of another process: not interrupted
+    try {
+      return this.recoverHeld();
+    } finally {
+      release();
+    }
+  }
+
+  /** recoverInterrupted with the restore lock held. */
+  private recoverHeld(): string | undefined {
+    const file = this.lock.journalFile;
+    let message: string | undefined;
+    try {
+      const journal = readJournal(file);
+      if (!journal) return undefined;
+      const what = `an interrupted restore of session ${journal.sessionId} (to ${journal.target}) in ${journal.workTree}`;
+      const n = journal.ops.length;
+      if (journal.state === 'staging') {
+        rollBack(journal);
+        message = `${what} was rolled back: the ${n} file${n === 1 ? '' : 's'} it would have changed are as they were before it`;
+      } else {
+        const failed = rollForward(journal);
+        const done = n - failed.length;
+        message = `${what} was finished: ${done} file${done === 1 ? '' : 's'} restored`;
+        if (failed.length) message += `; not restored: ${failed.slice(0, 20).map((f) => `${f.path} (${f.why})`).join(', ')}${failed.length > 20 ? `, and ${failed.length - 20} more` : ''}`;
+      }
+      removeJournal(file);
+    } catch (e) {
+      const aside = `${file}.unreadable-${Date.now()}`;
+      try {
+        fs.renameSync(file, aside);
+      } catch {
+        // leave it; the next start says so again
+      }
+      message = `an interrupted restore could not be finished or rolled back (${errorWords(e)}); its journal is kept as ${aside}`;
+    }
+    this.opts.logger.warn(message);
+    this.opts.onNotice?.(message);
+    return message;
   }
 
   /** Takes the checkpoint of `turn`; a workspace that cannot have one says why. */
@@ -123,11 +189,29 @@ export class CheckpointStore implements CheckpointSeam {
   }
 
   async atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
+    await this.holdForTurn(sessionId, signal);
     const r: SnapshotResult = await this.snapshot(sessionId, turn, signal).catch((e: Error) => ({ ok: false, reason: 'failed', message: e.message }) as const);
     if (r.ok) return r.note ? this.tellOnce('gitignore-fallback', r.note) : undefined;
     if (r.reason === 'disabled' || r.reason === 'cancelled') return;
     if (r.reason === 'failed') return this.opts.logger.warn(r.message);
     this.tellOnce(r.reason, r.message);
+  }
+
+  /** The turn of `sessionId` ended: its hold on the workspace goes. */
+  atTurnEnd(sessionId: string): void {
+    this.editing.get(sessionId)?.();
+    this.editing.delete(sessionId);
+  }
+
+  /** An interrupted restore dealt with, then the workspace held as edited until atTurnEnd (waiting while another process restores it). */
+  private async holdForTurn(sessionId: string, signal: AbortSignal): Promise<void> {
+    try {
+      this.recoverInterrupted();
+      if (this.editing.has(sessionId)) return;
+      this.editing.set(sessionId, await this.lock.beginEdits(`a turn of session ${sessionId}`, signal));
+    } catch (e) {
+      if (!signal.aborted) this.opts.logger.warn(`the turn goes on without holding ${this.repo.workTree}: ${(e as Error).message}`);
+    }
   }
 
   private tellOnce(kind: string, message: string): void {
@@ -183,6 +267,7 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** What `restore` would do now: the files it changes and those it leaves alone. */
   async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<RestorePlan> {
+    this.recoverInterrupted();
     const commit = await this.commitOf(sessionId, to, signal);
     return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan));
   }
@@ -202,8 +287,12 @@ export class CheckpointStore implements CheckpointSeam {
    * Puts every file changed since the checkpoint of `turn` back as it was: modified files
    * rewritten byte for byte, deleted ones recreated, files created since removed. A file the
    * checkpoint could not hold is never removed. `confirmed`: the list the user agreed to; a
-   * change not on it (a file made since they were asked) is left alone. git writes the files and
-   * never through a symlink (a symlinked folder in the way is replaced, its target untouched).
+   * change not on it (a file made since they were asked) is left alone. All or nothing
+   * (restore-apply.ts): every file is written beside its target first, then all are renamed in
+   * place under a journal; a file that cannot be written stops it with nothing changed
+   * (RestoreNotDoneError names the files), and a crash is finished or rolled back at the next
+   * start. Never writes through a symlink (a symlinked folder in the way is replaced, its target
+   * untouched). Refuses (WorkspaceBusyError) while another process is in a turn on the workspace.
    * `to`: a checkpoint's turn, or a restore point (`u2`) to undo an earlier restore.
    */
   async restore(sessionId: string, to: RestoreTarget, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<FileChange[]> {
@@ -218,16 +307,21 @@ export class CheckpointStore implements CheckpointSeam {
   async restoreUndoable(sessionId: string, to: RestoreTarget, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<RestoreResult> {
     const commit = await this.commitOf(sessionId, to, signal);
     const agreed = confirmed && new Set(confirmed.map(changeKey));
-    return this.exclusive(() =>
-      this.withPlan(commit, signal, false, async (plan, index, tree, rules) => {
-        const changes = agreed ? plan.changes.filter((c) => agreed.has(changeKey(c))) : plan.changes;
-        if (!changes.length) return { changes: [] };
-        const undo = await this.takePoint(sessionId, to, tree, rules, signal);
-        const input = literalPathspecs(changes.map((c) => c.path));
-        await shadowGit(this.repo, ['restore', `--source=${commit}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, index, input });
-        return { changes, undo };
-      }),
-    );
+    return this.exclusive(async () => {
+      const release = this.lock.beginRestore(`a restore of session ${sessionId}`);
+      try {
+        this.recoverHeld();
+        return await this.withPlan(commit, signal, false, async (plan, _index, tree, rules) => {
+          const changes = agreed ? plan.changes.filter((c) => agreed.has(changeKey(c))) : plan.changes;
+          if (!changes.length) return { changes: [] };
+          const undo = await this.takePoint(sessionId, to, tree, rules, signal);
+          await restoreAtomically({ repo: this.repo, commit, changes, journalFile: this.lock.journalFile, sessionId, target: targetWords(to), signal });
+          return { changes, undo };
+        });
+      } finally {
+        release();
+      }
+    });
   }
 
   /** Commits `tree` (the work tree under `rules`) as the session's next restore point. */
@@ -260,7 +354,12 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** A file is at `rel` (one the comparison left out, being over the size limit now). */
   private present(rel: string): boolean {
-    return !!fs.lstatSync(`${this.repo.workTree}/${rel}`, { throwIfNoEntry: false });
+    try {
+      return !!fs.lstatSync(`${this.repo.workTree}/${rel}`, { throwIfNoEntry: false });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return false; // a file where its folder was
+      throw e;
+    }
   }
 
   private keepOutDirs(): string[] {
