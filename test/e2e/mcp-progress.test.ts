@@ -44,7 +44,7 @@ describe('e2e: MCP servers follow their configuration', function () {
     const { workbench, workspace, page } = vscode();
     await workbench.openSnowpea();
     await workbench.runCommand('Snowpea: Show MCP Servers'); // MCP in use in this window, with no servers yet
-    await workbench.expandView('Tools');
+    await workbench.expandViewAlone('Tools');
     for (const group of [/^Core \(\d+\)$/, 'browser (8)', 'git (4)', 'media (5)']) await workbench.collapseTreeRow('Tools', group);
     assert.equal(await workbench.treeRow('Tools', /^mcp:/).count(), 0);
 

@@ -9,7 +9,7 @@ describe('e2e: the Snowpea Tools tree view', function () {
   it('lists Core and the deferred groups with their counts', async function () {
     const { workbench } = vscode();
     await workbench.openSnowpea();
-    await workbench.expandView('Tools');
+    await workbench.expandViewAlone('Tools');
 
     // All 13 eager tools before any chat (tool_search and delegate_task come with the agent).
     await workbench.treeRow('Tools', 'Core (13)').first().waitFor({ state: 'visible' });
@@ -33,7 +33,7 @@ describe('e2e: the Snowpea Tools tree view', function () {
     const model = scripted();
     const { workbench } = vscode();
     await workbench.openSnowpea();
-    await workbench.expandView('Tools');
+    await workbench.expandViewAlone('Tools');
     await workbench.collapseTreeRow('Tools', /^Core \(\d+\)$/);
     await workbench.collapseTreeRow('Tools', 'browser (8)'); // git's rows on screen
     await workbench.expandTreeRow('Tools', 'git (4)');
@@ -43,6 +43,7 @@ describe('e2e: the Snowpea Tools tree view', function () {
 
     model.enqueue({ toolCalls: [{ name: 'tool_search', arguments: '{"query":"select:git_diff"}' }] }, { text: 'git_diff is loaded.' });
     await chatTurn(workbench, 'load git_diff', 'git_diff is loaded.');
+    await workbench.expandViewAlone('Tools');
     assert.match(toolResults(model, 1)[0], /git_diff/);
     const tools = model.chatRequests()[1].body.tools.map((t: { function: { name: string } }) => t.function.name);
     assert.ok(tools.includes('git_diff'), 'its schema is sent from the next round on');
@@ -55,7 +56,7 @@ describe('e2e: the Snowpea Tools tree view', function () {
   it('Add to Eager from the context menu moves a tool to Core; only such a tool offers Remove from Eager', async function () {
     const { workbench, page } = vscode();
     await workbench.openSnowpea();
-    await workbench.expandView('Tools');
+    await workbench.expandViewAlone('Tools');
 
     await workbench.expandTreeRow('Tools', /^Core \(\d+\)$/);
     await workbench.treeRow('Tools', 'read_file').first().click({ button: 'right' });
@@ -80,11 +81,11 @@ describe('e2e: the Snowpea Tools tree view', function () {
   it('clicking a tool shows its schema read-only: no unsaved marker, and closing it asks nothing (issue 29)', async function () {
     const { workbench, page } = vscode();
     await workbench.openSnowpea();
-    await workbench.expandView('Tools');
+    await workbench.expandViewAlone('Tools');
     await workbench.expandTreeRow('Tools', /^Core \(\d+\)$/);
     await workbench.treeRow('Tools', 'read_file').first().click();
 
-    const tab = page.locator('.part.editor .tab', { has: page.locator('.label-name', { hasText: /^read_file\.json$/ }) });
+    const tab = page.locator('.part.editor .tabs-container .tab', { hasText: 'read_file.json' });
     await tab.waitFor({ state: 'visible' });
     await page.locator('.part.editor .monaco-editor .view-line', { hasText: '"permission": "read"' }).first().waitFor({ state: 'visible' });
     assert.doesNotMatch((await tab.getAttribute('class')) ?? '', /\bdirty\b/, 'not marked unsaved');

@@ -34,6 +34,7 @@ export function toolResults(model: ScriptedServer, index: number): string[] {
 /** Types a prompt into the sidebar chat, sends it with Enter and waits until `answer` shows in the transcript. */
 export async function chatTurn(workbench: Workbench, prompt: string, answer: string): Promise<void> {
   await workbench.openSnowpea();
+  await workbench.expandView('Chat');
   const frame = await workbench.findWebviewFrame(CHAT.composer);
   await frame.locator(CHAT.composer).fill(prompt);
   await frame.locator(CHAT.composer).press('Enter');

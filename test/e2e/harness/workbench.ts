@@ -66,6 +66,20 @@ export class Workbench {
     return pane;
   }
 
+  /**
+   * Expands a view's pane and collapses the other expanded panes of its side bar, so the view gets
+   * the whole height (Snowpea's Tools view, contributed collapsed, opens short under the chat).
+   */
+  async expandViewAlone(viewName: string): Promise<Locator> {
+    const pane = await this.expandView(viewName);
+    const others = this.page.locator('.part.sidebar .pane .pane-header[aria-expanded="true"]').filter({ hasNot: this.page.locator('.title', { hasText: new RegExp(`^${escapeRegExp(viewName)}$`, 'i') }) });
+    while ((await others.count()) > 0) {
+      await others.first().click();
+      await others.first().waitFor({ state: 'detached', timeout: 2_000 }).catch(() => undefined);
+    }
+    return pane;
+  }
+
   /** The rows of a view's tree whose label (not description) matches `label` (a string matches exactly). */
   treeRow(viewName: string, label: string | RegExp): Locator {
     const name = typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label;
