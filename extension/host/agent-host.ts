@@ -24,6 +24,7 @@ import { EditDiagnostics } from './edit-diagnostics';
 import { watchForGuardInvalidation } from './guard-invalidation';
 import { isApiKeySecret, resolveApiKey } from './api-key';
 import { loadHostSettings } from './settings-source';
+import { confirmWorkspaceEndpoint } from './workspace-endpoint';
 import { formatIssue, workspaceSpendNotice } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
@@ -32,6 +33,7 @@ import { CheckpointStore, workspaceCoordinationDir } from '../core/checkpoints';
 import { WebviewPrompts } from './webview-prompts';
 import { EditSupport } from './edits';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
+import { showWarning } from './dialogs';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -138,7 +140,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   private reloadSettings(): Settings {
-    const loaded = loadHostSettings(this.workspaceRoot, this.trusted);
+    const loaded = loadHostSettings(this.workspaceRoot, this.trusted, { withoutWorkspaceEndpoint: this.endpointDeclined });
     for (const m of loaded.messages) this.log.warn(m);
     this.loaded = loaded;
     this.settings = loaded.settings;
@@ -156,8 +158,17 @@ export class AgentHost implements vscode.Disposable {
     return this.mcp.existing();
   }
 
+  /** The user declined the model endpoint this workspace's settings chose: its endpoint keys are left out until the window reloads. */
+  private endpointDeclined = false;
+
   /** The key for the current endpoint (api-key.ts); `ask` lets it confirm a workspace-chosen origin with the user. */
   async loadApiKey(ask = false): Promise<void> {
+    // Before a request: a model endpoint the workspace chose is used only once the user said so (workspace-endpoint.ts).
+    if (ask && !this.endpointDeclined && (await confirmWorkspaceEndpoint(this.context, this.loaded!, true)) === 'declined') {
+      this.endpointDeclined = true;
+      this.reloadSettings();
+      this.post({ type: 'notice', text: `Snowpea uses your own model endpoint (${this.settings['model.baseUrl']}): you declined the one this workspace's settings chose. Reload the window to be asked again.` });
+    }
     this.apiKey = await resolveApiKey(this.context, this.loaded!, ask);
   }
 
@@ -209,7 +220,7 @@ export class AgentHost implements vscode.Disposable {
         this.log.warn(`state.db is in use by another window; this window keeps its sessions in ${file}`);
         db = await openStateDb({ file, log: this.log });
       }
-      if (db.notice) void vscode.window.showWarningMessage(`Snowpea: ${db.notice}`);
+      if (db.notice) void showWarning(`Snowpea: ${db.notice}`);
       return db;
     })();
     return this.store;
@@ -267,7 +278,7 @@ export class AgentHost implements vscode.Disposable {
   private checkpointStore(): CheckpointStore | undefined {
     if (!this.workspaceRoot) return undefined;
     const dir = path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'checkpoints');
-    const notice = (m: string) => void vscode.window.showWarningMessage(`Snowpea: ${m}`);
+    const notice = (m: string) => void showWarning(`Snowpea: ${m}`);
     // The writer lock and restore journal are shared with the CLI (one writer per workspace); an interrupted restore is finished or rolled back now, and said.
     this.checkpoints = new CheckpointStore({ workspaceRoot: this.workspaceRoot, dir, settings: () => this.settings, logger: this.log, onNotice: notice, coordinationDir: workspaceCoordinationDir() });
     try {

@@ -11,6 +11,7 @@ import { CHAT_VIEW_ID, type ChatViewProvider } from './chat-view';
 import { deleteSession, exportSession, resumeSession, selectModel } from './session-commands';
 import { toolCommandTable } from './tool-commands';
 import type { ToolsTreeProvider } from './tools-tree';
+import { showInfo } from './dialogs';
 
 /**
  * Open Settings (the palette command and the setup card's button) lands on where a new user
@@ -56,7 +57,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.showMcpServers': () => showMcpServers(d.host.mcpManager()),
     'snowpea.closeBrowser': async () => {
       await closeAllBrowsers();
-      void vscode.window.showInformationMessage('Snowpea: browser closed.');
+      void showInfo('Snowpea: browser closed.');
     },
     ...toolCommandTable(d.host),
     'snowpea.review.accept': (uri) => d.host.edits.review.answer('allow', uri),
@@ -71,7 +72,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
       if (key === undefined) return;
       if (key) await d.secrets.store(secret, key);
       else await d.secrets.delete(secret);
-      void vscode.window.showInformationMessage(key ? 'Snowpea: API key saved.' : 'Snowpea: API key removed.');
+      void showInfo(key ? 'Snowpea: API key saved.' : 'Snowpea: API key removed.');
     },
   };
 }
