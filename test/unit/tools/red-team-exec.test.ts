@@ -125,15 +125,48 @@ describe('red team: exec tools (L2, L3, L4)', () => {
   });
 
   it('L3, P20: the timeout kills every process the command started, setsid and orphaned ones included, and says so', async () => {
-    const ids = [30171, 30172, 30173, 30174, 30175];
+    const ids = [30171, 30172, 30173, 30174, 30175, 30176];
+    // 30176 leaves the group and the session and drops the run marker (env -i): only the subreaper keeps it findable.
     const cmd =
-      'sleep 30171 & (sleep 30172 &); setsid sleep 30173 & nohup sleep 30174 >/dev/null 2>&1 & (setsid sleep 30175 &); echo started; sleep 100';
+      'sleep 30171 & (sleep 30172 &); setsid sleep 30173 & nohup sleep 30174 >/dev/null 2>&1 & (setsid sleep 30175 &); ' +
+      'setsid -f env -i sleep 30176 >/dev/null 2>&1; echo started; sleep 100';
     const running = call(makeCtx(tempDir()), 'shell', { command: cmd, timeout_s: 2 });
-    assert.ok(await eventually(() => ids.every((n) => sleepers(n).length === 1)), 'all five sleeps started');
+    assert.ok(await eventually(() => ids.every((n) => sleepers(n).length === 1)), 'all six sleeps started');
     const res = await running;
     assert.equal(res.error?.code, 'timeout');
-    assert.match(res.content, /timed out after 2s; it and every process of it that could be found \(its group and descendants\) were killed/);
+    assert.match(res.content, /timed out after 2s; it and every process it started were killed\./);
     for (const n of ids) assert.deepEqual(sleepers(n), [], `sleep ${n} survived`);
+  });
+
+  it('L3: without the subreaper (no perl, not Linux) the result claims only what could be found, which is the truth', async () => {
+    await withEnv({ SNOWPEA_NO_SUBREAPER: '1' }, async () => {
+      const res = await call(makeCtx(tempDir()), 'shell', { command: 'setsid -f env -i sleep 30177 >/dev/null 2>&1; sleep 100', timeout_s: 1 });
+      assert.equal(res.error?.code, 'timeout');
+      assert.match(res.content, /it and every process of it that could be found \(its group and descendants\) were killed/);
+      const escaped = sleepers(30177);
+      assert.equal(escaped.length, 1, 'the escaped sleep is what the wording warns about');
+      for (const pid of escaped) process.kill(pid, 'SIGKILL');
+    });
+  });
+
+  it('L3: under the subreaper a program that does not exist is still named as not found, and exit codes and signals pass through', async () => {
+    const { runProcess } = await import('../../../extension/core/tools/exec/run-process');
+    const dir = tempDir();
+    const base = { cwd: dir, timeoutMs: 20_000, signal: new AbortController().signal, maxChars: 1000, scratchDir: dir, label: 't' };
+    const missing = await runProcess({ ...base, command: 'no-such-program-30178', args: [] }, (p) => p);
+    assert.equal(missing.reaped, true);
+    assert.equal(missing.spawnError?.code, 'ENOENT');
+    const code = await runProcess({ ...base, command: '/bin/sh', args: ['-c', 'echo out; echo err >&2; exit 7'] }, (p) => p);
+    assert.equal(code.exitCode, 7);
+    assert.match(code.output.text, /out/);
+    assert.match(code.output.text, /err/);
+    const sig = await runProcess({ ...base, command: '/bin/sh', args: ['-c', 'kill -TERM $$'] }, (p) => p);
+    assert.equal(sig.exitSignal, 'SIGTERM');
+    // SIGPIPE is the default again for the program (Python ignores it, and ignored signals survive exec).
+    const pipe = await runProcess({ ...base, command: '/bin/sh', args: ['-c', 'yes | head -c 3 >/dev/null; echo "${PIPESTATUS:-done}"; grep SigIgn /proc/self/status'] }, (p) => p);
+    const ign = /SigIgn:\s*([0-9a-f]+)/.exec(pipe.output.text)?.[1];
+    assert.ok(ign !== undefined, pipe.output.text);
+    assert.equal((BigInt(`0x${ign}`) >> 12n) & 1n, 0n, 'SIGPIPE (13) is not ignored');
   });
 
   it('L3, P20: when a process survives the kill, the result names it instead of claiming everything was killed', () => {

@@ -9,7 +9,9 @@ export function killedWords(o: ProcessOutcome, verb: 'killed' | 'stopped'): stri
     return `it was ${verb}, but ${n} process${n === 1 ? '' : 'es'} it started (pid ${survivors.join(', ')}) could not be killed and may still run`;
   }
   if (o.kill && !o.kill.tracked && process.platform !== 'win32') return `it and its process group were ${verb} (a process it moved to its own session may still run)`;
-  // A process that left both the group and the run's marker (setsid with a cleared environment) cannot be found (red team L3).
+  // Under the child subreaper every orphan stays a descendant of the run, so the scan saw them all (red team L3).
+  if (o.kill?.tracked && o.reaped) return `it and every process it started were ${verb}`;
+  // Without it, a process that left both the group and the run's marker (setsid with a cleared environment) cannot be found.
   return `it and every process of it that could be found (its group and descendants) were ${verb}`;
 }
 

@@ -7,6 +7,7 @@ import { killTree, type KillReport } from './kill-tree';
 import { trackLiveRun } from './live-runs';
 import { OutputCapture, type CapturedOutput } from './output-capture';
 import { RUN_MARKER_VAR } from './proc-scan';
+import { execFailure, underSubreaper } from './subreaper';
 
 export interface RunProcessOptions {
   command: string;
@@ -35,6 +36,8 @@ export interface ProcessOutcome {
   output: CapturedOutput;
   /** After a timeout or cancel: what the kill left running. */
   kill?: KillReport;
+  /** The run started under the child subreaper (see subreaper.ts): its orphans stayed its descendants. */
+  reaped?: boolean;
 }
 
 /** How long to keep reading after the main process exits, for output still in the pipes. */
@@ -55,7 +58,8 @@ export function toolEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
  * keeping a bounded head/tail in memory. Timeout and abort kill the whole group and every process the run
  * started (SIGTERM, then SIGKILL; see killTree).
  */
-export function runProcess(o: RunProcessOptions, displayPath: (p: string) => string): Promise<ProcessOutcome> {
+export async function runProcess(o: RunProcessOptions, displayPath: (p: string) => string): Promise<ProcessOutcome> {
+  const run = await underSubreaper(o.command, o.args);
   return new Promise((resolve) => {
     const capture = new OutputCapture(o.maxChars, o.scratchDir, o.label);
     let timedOut = false;
@@ -69,14 +73,26 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
     // Every process of this run inherits the marker, so the kill finds even orphaned `setsid` ones.
     const marker = randomBytes(8).toString('hex');
 
-    const child = spawn(o.command, o.args, {
+    const child = spawn(run.command, run.args, {
       cwd: o.cwd,
       env: { ...(o.env ?? toolEnv()), [RUN_MARKER_VAR]: marker },
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // fd 3: the subreaper's status pipe (closed on exec; an exec failure is written there).
+      stdio: run.reaped ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
     const streams = [child.stdout, child.stderr].filter((s): s is Readable => s !== null);
+    const statusPipe = run.reaped ? (child.stdio[3] as Readable | null) : null;
+    let status = '';
+    let statusDone!: () => void;
+    const statusRead = new Promise<void>((r) => {
+      statusDone = r;
+      if (!statusPipe) return r();
+      statusPipe.setEncoding('utf8');
+      statusPipe.on('data', (t: string) => (status += t));
+      statusPipe.on('close', () => r());
+      statusPipe.on('error', () => r());
+    });
 
     const kill = () => {
       if (!killing && child.pid !== undefined) killing = killTree(child.pid, undefined, marker);
@@ -137,14 +153,17 @@ export function runProcess(o: RunProcessOptions, displayPath: (p: string) => str
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
       const report = await killing;
+      await statusRead;
+      spawnError ??= execFailure(status, o.command);
       untrack();
       finished();
       const output = await capture.finish(displayPath);
-      resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output, ...(report ? { kill: report } : {}) });
+      resolve({ exitCode, exitSignal, timedOut, cancelled, spawnError, heldOpen, output, reaped: run.reaped, ...(report ? { kill: report } : {}) });
     };
 
     child.on('error', (e: NodeJS.ErrnoException) => {
       spawnError = e;
+      statusDone();
       void finish();
     });
     child.on('exit', (code, sig) => {
