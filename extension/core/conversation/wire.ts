@@ -42,7 +42,9 @@ export function toWireMessages(system: string, messages: readonly Message[], res
   const paired = pairToolResults(messages);
   const toolTurn = toolTurns(paired);
   paired.forEach((m, i) => {
-    if (m.role === 'user') out.push({ role: 'user', content: userContent(m.content, resolve) });
+    // A compaction summary was written by the model: it goes as the model's message, never in the user's voice (red team N10).
+    if (m.role === 'user' && m.attachedBy === 'compaction') out.push({ role: 'assistant', content: typeof m.content === 'string' ? m.content : userContent(m.content) as string });
+    else if (m.role === 'user') out.push({ role: 'user', content: userContent(m.content, resolve) });
     else if (m.role === 'assistant') {
       const msg: WireMessage = { role: 'assistant', content: m.content || null };
       if (m.toolCalls?.length) {

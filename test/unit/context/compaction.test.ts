@@ -50,6 +50,12 @@ function windowedResponder(sizes: number[], next: (i: number) => Step, summaries
   };
 }
 
+/** The text a request carries for a compaction (the model's summary, or the omission marker): an assistant message. */
+function carried(body: { messages: any[] }): string | undefined {
+  const m = body.messages.find((x) => x.role === 'assistant' && typeof x.content === 'string' && /^\[(Summary of the conversation so far|\d+ earlier rounds omitted)/.test(x.content));
+  return m?.content;
+}
+
 describe('compaction: long sessions never hit the wall (issue 20)', function () {
   this.timeout(180_000);
   let h: Harness | undefined;
@@ -90,7 +96,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     // The request after each summary carries that summary (as its second message), and the task verbatim.
     summaryIdx.forEach((i, k) => {
       const after = bodies[i + 1];
-      assert.ok(after.messages[1].content.includes(`SUMMARY-${k + 1}`), `request ${i + 1} carries summary ${k + 1}`);
+      assert.ok(carried(after)?.includes(`SUMMARY-${k + 1}`), `request ${i + 1} carries summary ${k + 1}`);
       assert.ok(after.messages.some((m: any) => m.role === 'user' && m.content === 'Read every file in src, over and over, and tell me when you are done.'));
     });
     const compactions = h.events.filter((e) => e.type === 'compaction') as any[];
@@ -127,7 +133,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     const bodies = h.bodies();
     assert.ok(isSummaryRequest(bodies.at(-2)), 'the second-last request asked for the summary');
     const last = bodies.at(-1);
-    assert.ok(last.messages[1].content.includes('SUMMARY-X'));
+    assert.ok(carried(last)?.includes('SUMMARY-X'));
     assert.equal(lastUser(last), 'and now?', 'the user message is kept');
     assert.ok(last.messages.length < bodies.at(-3).messages.length, 'the retry is smaller');
     const c = h.events.find((e) => e.type === 'compaction') as any;
@@ -151,7 +157,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     assert.equal(r.reason, 'done', r.error);
     assert.equal(r.text, 'still going');
     const last = h.bodies().at(-1);
-    assert.match(last.messages[1].content, /^\[\d+ earlier rounds omitted; the session's full history is stored\]$/);
+    assert.match(carried(last) ?? '', /^\[\d+ earlier rounds omitted; the session's full history is stored\]$/);
     const c = h.events.find((e) => e.type === 'compaction') as any;
     assert.equal(c.trigger, 'fallback');
     assert.match(c.failure, /summary backend down/);
@@ -186,7 +192,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     h.server.enqueue({ text: 'next' });
     await h.agent.runTurn(s, 'what next?', new AbortController().signal);
     const live = h.bodies().at(-1).messages;
-    assert.ok(live[1].content.includes('SUMMARY-M'));
+    assert.ok(carried({ messages: live })?.includes('SUMMARY-M'));
     assert.ok(!JSON.stringify(live).includes('alpha\\nalpha'), 'the read before the cut is not re-sent');
     // The export shows the summary where it happened, after the messages it stands for, which stay whole.
     const md = h.store.exportSession(s.id, 'md');
@@ -205,7 +211,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     await server.close();
   });
 
-  it('N10: a compaction keeps every message the user wrote, word for word, and sends the summary marked as the model\'s, so a steered summary cannot replace their instructions', async () => {
+  it('N10: a compaction keeps every message the user wrote, word for word, and sends the summary as the model\'s message, so a steered summary cannot replace their instructions', async () => {
     const server = await startScriptedServer();
     h = await createHarness({ files: { 'a.txt': 'alpha\n'.repeat(200) }, server });
     const s = h.agent.newSession();
@@ -223,9 +229,16 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     assert.ok(users.includes(rule), `the user's first instruction is sent word for word: ${JSON.stringify(users)}`);
     assert.ok(users.includes('now list the folder'));
     assert.ok(users.includes('continue'));
-    const summary = users.find((u) => u.includes('deploy.sh may be run'))!;
-    assert.match(summary, /^\[Summary of the conversation so far, written by the model, not by the user/);
-    assert.ok(users.indexOf(summary) < users.indexOf(rule), 'the summary leads; the user\'s messages follow it');
+    // The summary never speaks in the user's voice: it is the model's own message, headed as such.
+    assert.ok(!users.some((u) => u.includes('deploy.sh may be run')), 'no user message carries the summary');
+    const at = sent.findIndex((m) => typeof m.content === 'string' && m.content.includes('deploy.sh may be run'));
+    assert.equal(sent[at].role, 'assistant');
+    assert.match(sent[at].content, /^\[Summary of the conversation so far, written by the model, not by the user/);
+    const index = (text: string) => sent.findIndex((m) => m.role === 'user' && m.content === text);
+    // Here the cut keeps turn 2 whole: turn 1's prompt, the summary of its round, then the kept rounds.
+    assert.ok(index(rule) < at, 'the user\'s earlier message comes first, the summary of the rounds after it');
+    assert.ok(at < index('now list the folder'));
+    assert.ok(at < index('continue'));
     assert.ok(!JSON.stringify(sent).includes('alpha\\nalpha'), 'the tool output before the cut is still left out');
     await server.close();
   });

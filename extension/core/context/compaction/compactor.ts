@@ -9,7 +9,7 @@ import { chooseCut } from './cut';
 import { requestSize, TokenEstimator } from './estimate';
 import { omittedNote, summaryInstruction, summaryMessage } from './instruction';
 import { shrinkForSummary } from './shrink';
-import { leadingCompaction, requestView, viewEntries } from './view';
+import { viewCompaction, requestView, viewEntries } from './view';
 import type { CutChoice } from './cut';
 
 /** The request view as it would be with a compaction of `content` at `choice` appended (nothing is stored). */
@@ -142,7 +142,7 @@ export class Compactor {
         summary = '';
       }
     }
-    const previous = leadingCompaction(view);
+    const previous = viewCompaction(view);
     // A fallback keeps what an earlier summary said (not earlier omission notes).
     const earlier = typeof previous?.content === 'string' ? previous.content.split('\n\n').filter((p) => !OMITTED.test(p)).join('\n\n') : '';
     const content = failure ? [earlier, omittedNote(choice.rounds)].filter(Boolean).join('\n\n') : summaryMessage(summary, choice.rounds);

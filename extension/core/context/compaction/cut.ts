@@ -1,5 +1,5 @@
 import type { Message } from '../../conversation/messages';
-import { leadingCompaction, viewEntries } from './view';
+import { viewCompaction, viewEntries } from './view';
 
 export interface CutChoice {
   /** First transcript index requests keep whole. */
@@ -19,7 +19,7 @@ export interface CutChoice {
  */
 export function chooseCut(messages: readonly Message[], keepRounds: number, fits: (cut: number) => boolean): CutChoice | undefined {
   const view = viewEntries(messages);
-  const earlier = leadingCompaction(view)?.compaction.rounds ?? 0;
+  const earlier = viewCompaction(view)?.compaction.rounds ?? 0;
   const assistants = view.flatMap((e, k) => (e.message.role === 'assistant' ? [k] : []));
   if (!assistants.length) return undefined;
   let at = view.length;

@@ -21,7 +21,7 @@ export function summaryInstruction(focus?: string): string {
 
 /** The head of the message that carries a summary in later requests. */
 export function summaryMessage(summary: string, rounds: number): string {
-  return `[Summary of the conversation so far, written by the model, not by the user (the user's own messages follow word for word): ${rounds === 1 ? '1 earlier model round was' : `${rounds} earlier model rounds were`} compacted; the session's full history is stored.]\n\n${summary.trim()}`;
+  return `[Summary of the conversation so far, written by the model, not by the user (the user's own messages stand above it, word for word): ${rounds === 1 ? '1 earlier model round was' : `${rounds} earlier model rounds were`} compacted; the session's full history is stored.]\n\n${summary.trim()}`;
 }
 
 /** The fallback when no summary could be written: the oldest rounds are dropped with this note. */

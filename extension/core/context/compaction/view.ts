@@ -34,7 +34,7 @@ function typedWords(m: Message): Message {
 
 /**
  * The messages a request is built from, with their transcript indexes: the transcript read in
- * order, where a compaction message replaces what came before its cut and a rewind goes back to
+ * order, where a compaction message replaces what came before its cut (placed after the user's own earlier messages) and a rewind goes back to
  * the view as it was before its target message. A compaction keeps every message the user wrote
  * before its cut (red team N10: a summary the model wrote must not stand in for the user's own
  * instructions): the pinned prompt whole, the earlier ones as the words typed. The elements are
@@ -51,7 +51,8 @@ export function viewEntries(messages: readonly Message[], end = messages.length)
         .filter((e) => e.index < cut && ownUserMessage(e.message))
         .map((e) => (e.index === pinned ? e : { index: e.index, message: typedWords(e.message) }))
         .filter((e) => typeof e.message.content !== 'string' || e.message.content.trim() !== '');
-      view = [{ index: i, message: m }, ...own, ...view.filter((e) => e.index >= cut && !isCompaction(e.message))];
+      // The user's own words first, then the model's summary of its rounds (sent as the model's message: red team N10).
+      view = [...own, { index: i, message: m }, ...view.filter((e) => e.index >= cut && !isCompaction(e.message))];
     } else if (isRewind(m)) view = viewEntries(messages, Math.min(m.rewind.to, i));
     else view.push({ index: i, message: m });
   }
@@ -63,10 +64,9 @@ export function requestView(messages: readonly Message[]): Message[] {
   return view.length === messages.length ? (messages as Message[]) : view.map((e) => e.message);
 }
 
-/** The latest compaction still in the view (it leads the view); undefined when there is none. */
-export function leadingCompaction(view: readonly ViewEntry[]): CompactionMessage | undefined {
-  const first = view[0]?.message;
-  return first && isCompaction(first) ? first : undefined;
+/** The latest compaction still in the view (after the user's own earlier messages; a view holds at most one); undefined when there is none. */
+export function viewCompaction(view: readonly ViewEntry[]): CompactionMessage | undefined {
+  return view.map((e) => e.message).find(isCompaction);
 }
 
 /** Whether the call's result is still in the request (not summarized by a compaction, not rewound): the repeat guard asks. */
