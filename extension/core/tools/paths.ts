@@ -78,7 +78,13 @@ const PROTECTED_DIRS = new Map([
   ['.husky', 'the .husky folder (git hooks: scripts git runs on commit and push)'],
   ['.githooks', 'the .githooks folder (git hooks: scripts git runs on commit and push)'],
   ['.devcontainer', 'the .devcontainer folder (dev container configs: VS Code offers to reopen in the container, which runs their commands)'],
+  ['.claude', "the .claude folder (Claude Code's commands, agents, skills and settings, which Snowpea and Claude Code read)"],
+  ['.agents', 'the .agents folder (skills that reach later sessions)'],
+  ['.clinerules', "the .clinerules folder (Cline's rules, instruction files for later sessions)"],
+  ['.cursor', "the .cursor folder (Cursor's rules and MCP config)"],
 ]);
+/** Agent configs under `.github/` (Copilot's instructions, prompt files and agents): they reach later sessions' prompts. */
+const GITHUB_AGENT_DIRS = new Set(['prompts', 'agents', 'instructions']);
 /**
  * Files outside those folders that VS Code or a tool runs, or that carry settings and tasks: a
  * `*.code-workspace` has the same settings, tasks (`runOn: folderOpen`) and launch configs as
@@ -93,7 +99,7 @@ const RUN_CONFIG: Array<[RegExp, string]> = [
 ];
 const MCP_CONFIG_NAMES = new Set(['mcp.json', '.mcp.json']);
 /** Instruction files (context-files.ts) outside .snowpea: they reach every later session's system prompt. */
-const INSTRUCTION_NAMES = new Set(['agents.md', 'claude.md', '.cursorrules']);
+const INSTRUCTION_NAMES = new Set(['agents.md', 'claude.md', '.cursorrules', '.clinerules', '.roomodes', 'copilot-instructions.md']);
 /** Hooks git runs from a hooks folder; protected by name when core.hooksPath is the workspace root itself. */
 const GIT_HOOK_NAMES = new Set(
   'applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit prepare-commit-msg commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update proc-receive post-receive post-update reference-transaction push-to-checkout pre-auto-gc post-rewrite sendemail-validate fsmonitor-watchman post-index-change'.split(' '),
@@ -101,8 +107,10 @@ const GIT_HOOK_NAMES = new Set(
 
 /**
  * Why a workspace-relative path is protected for writes, if it is: `.git/`, `.vscode/`, `.snowpea/`,
- * `.husky/`, `.githooks/`, `.devcontainer/` (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
- * `.cursor/mcp.json`), `.env*`, instruction files (AGENTS.md, CLAUDE.md, .cursorrules at any depth),
+ * `.husky/`, `.githooks/`, `.devcontainer/`, peers' agent folders (`.claude/`, `.agents/`, `.clinerules/`, `.cursor/`,
+ * `.github/prompts|agents|instructions/`) (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
+ * `.cursor/mcp.json`), `.env*`, instruction files (AGENTS.md, CLAUDE.md, .cursorrules, .clinerules, .roomodes,
+ * copilot-instructions.md at any depth),
  * `*.code-workspace`, `.devcontainer.json`, linter and formatter configs written in code (RUN_CONFIG),
  * and the folder `core.hooksPath` names (`hooksRel`, workspace-relative, '' for the root itself).
  */
@@ -118,6 +126,8 @@ export function protectedReason(relPath: string, hooksRel?: string): string | un
     const what = PROTECTED_DIRS.get(seg);
     if (what) return `${relPath} is inside ${what}`;
   }
+  const gh = segs.indexOf('.github');
+  if (gh >= 0 && gh < segs.length - 2 && GITHUB_AGENT_DIRS.has(segs[gh + 1]!)) return `${relPath} is a Copilot agent config (.github/${segs[gh + 1]}/), which reaches later sessions' prompts`;
   if (hooksRel !== undefined) {
     const hooks = hooksRel.split(/[\\/]+/).filter(Boolean);
     const orig = relPath.split(/[\\/]+/).filter(Boolean);

@@ -61,6 +61,14 @@ describe('red team: path handling', () => {
       for (const p of ['.eslintrc.json', '.eslintrc.yml', '.prettierrc', '.prettierrc.json', 'src/eslint.ts']) assert.equal(resolveToolPath(ws, p).protectedReason, undefined, p);
     });
 
+    it("L10: peers' agent configs (Claude Code, Cline, Roo, Copilot, Cursor, .agents skills) always ask; look-alikes do not", () => {
+      const ws = tempDir();
+      const asks = ['.claude/commands/deploy.md', '.claude/settings.json', 'pkg/.claude/agents/a.md', '.agents/skills/x/SKILL.md', '.clinerules', '.clinerules/01-style.md', '.roomodes', '.github/copilot-instructions.md', '.github/prompts/fix.prompt.md', '.github/agents/review.agent.md', '.github/instructions/ts.instructions.md', '.cursor/rules/a.mdc'];
+      for (const p of asks) assert.ok(resolveToolPath(ws, p).protectedReason, `${p} is protected`);
+      assert.match(resolveToolPath(ws, '.github/prompts/fix.prompt.md').protectedReason ?? '', /is a Copilot agent config \(\.github\/prompts\/\)/);
+      for (const p of ['.github/workflows/ci.yml', 'docs/prompts/a.md', 'src/agents/x.ts', 'claude.txt', '.github/prompts']) assert.equal(resolveToolPath(ws, p).protectedReason, undefined, p);
+    });
+
     it('L10: the reason names the instruction file and what it does', () => {
       const ws = tempDir();
       assert.match(resolveToolPath(ws, 'sub/AGENTS.md').protectedReason ?? '', /^sub\/AGENTS\.md is an instruction file, which reaches every later session's system prompt$/);
