@@ -3,6 +3,7 @@
 // passed where a plain callback is expected (no-misused-promises); the layering rules live in
 // test/unit/architecture/ as tests.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,6 +18,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // The webview's hooks: called unconditionally, and every value an effect or memo reads in its dependency list.
+    files: ['webview/**/*.ts', 'webview/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // Tests and the bench read raw request bodies and fake objects: `any` is allowed there, not in the product.

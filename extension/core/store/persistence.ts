@@ -61,6 +61,7 @@ export class Persistence {
   private dirty: boolean;
   private folding: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  private idleDecisions = 0;
   private lastWrite = 0;
   private lastSeq: number;
   private closed = false;
@@ -87,6 +88,11 @@ export class Persistence {
   /** Bytes in the journal not yet folded into state.db. */
   get journalBytes(): number {
     return this.journal.size;
+  }
+
+  /** Idle checks that found a quiet store and decided (commit, fold, or wait for the round): observable, so a test can wait for some to pass. */
+  get idleChecks(): number {
+    return this.idleDecisions;
   }
 
   get hasQueuedMessages(): boolean {
@@ -166,6 +172,7 @@ export class Persistence {
     this.idleTimer = null;
     const quiet = Date.now() - this.lastWrite;
     if (quiet < this.idleMs) return this.arm(this.idleMs - quiet);
+    this.idleDecisions++;
     if (this.closed || this.queuedMessages > 0) return; // the round's commit comes
     if (this.foldDue()) return this.autoFold();
     if (this.queued.length) this.commit().catch((e) => this.log.error(`state.db: journal write failed: ${(e as Error).message}`));

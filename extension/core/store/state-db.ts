@@ -86,6 +86,11 @@ export class StateDb {
     return this.persistence?.journalBytes ?? 0;
   }
 
+  /** How many times the idle timer found the store quiet and decided what to write (see Persistence.idleChecks). */
+  get idleChecks(): number {
+    return this.persistence?.idleChecks ?? 0;
+  }
+
   /** Opened with `readOnly`: reads work, writes throw. */
   get readOnly(): boolean {
     return this.persistence === null;

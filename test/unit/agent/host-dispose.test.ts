@@ -34,12 +34,12 @@ describe('P3: closing the window while a tool runs leaves a session a strict pro
     const store = await openStateDb({ file: dbFile, idleMs: 0 });
     const { agent } = agentOnStore(store, server, ws);
     const session = agent.newSession();
-    server.enqueue({ toolCalls: [{ id: 'call_sh', name: 'shell', arguments: '{"command":"sleep 30"}' }] });
-    const running = new Promise<void>((resolve) => agent.onEvent((e) => e.type === 'tool.call' && resolve()));
+    server.enqueue({ toolCalls: [{ id: 'call_sh', name: 'shell', arguments: '{"command":"echo running; sleep 30"}' }] });
+    // The shell's own first output: the command is running when the window closes.
+    const running = new Promise<void>((resolve) => agent.onEvent((e) => e.type === 'tool.output' && e.chunk.includes('running') && resolve()));
     const controller = new AbortController();
     const turn = agent.runTurn(session, 'run the long command', controller.signal).catch((e: Error) => e);
     await running;
-    await delay(200);
     await hostDispose(agent, store, controller, awaitTurn ? turn : null);
     return { id: session.id, turn: await turn };
   }

@@ -149,8 +149,10 @@ describe('browser tools in Chromium', function () {
     const clicked = await d.call('browser_click', { selector: '#again' });
     assert.match(clicked.content, /\n\nConsole errors:\n\[error\] clicked error /);
     assert.equal((await d.call('browser_console', {})).content, `No console errors, warnings or uncaught exceptions since the last report (page: ${site.origin}/console).`);
+    // The tool's own listeners were added when the page opened, so they have the exception once this one does.
+    const late = (await page()).waitForEvent('pageerror');
     await (await page()).evaluate(`console.warn('late warning'); setTimeout(() => { throw new Error('late exception'); })`);
-    await (await page()).waitForTimeout(100);
+    await late;
     const report = await d.call('browser_console', {});
     assert.match(report.content, /^Console errors, warnings and exceptions \(page: .*\/console\):\n\[warning\] late warning.*\n\[exception\] Error: late exception/);
     assert.ok(!(await d.call('browser_snapshot', {})).content.includes('late warning'));

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startScriptedServer, type ScriptedServer } from '../../fixtures/scripted-server';
+import { starts, stdioEntry } from '../mcp/fixture';
 import { cli, cliWorld } from './run-cli';
 
 /** The red-team report's workspace-settings attacks (H1, H2, H3, H4), run through the CLI bundle as the report did: no --yes, stdin not a terminal. */
@@ -80,12 +81,21 @@ describe('trust boundary: settings a cloned repository ships (CLI)', function ()
   });
 
   it('H4: mcp.servers from the workspace settings asks before starting (declined without a terminal)', async () => {
-    const marker = path.join(ws, 'mcp-started');
-    wsSettings({ mcp: { servers: { evil: { command: 'sh', args: ['-c', `touch ${marker}; sleep 2`] } } } });
-    const run = await cli(['tools', 'list', '--json'], { cwd: ws, home });
+    // Both servers are the real fixture; each appends "start <pid>" to its log as its first act. tools list waits
+    // until every server starting for the first time has listed its tools, so when it prints, a started server
+    // has logged: the user's server proves the wait, the workspace's log stays empty (no sleep needed).
+    const wsLog = path.join(ws, 'evil.log');
+    const userLog = path.join(home, 'mine.log');
+    wsSettings({ mcp: { servers: { evil: stdioEntry({ MCP_FIXTURE_LOG: wsLog }) } } });
+    const user = path.join(home, 'mine.json');
+    fs.writeFileSync(user, JSON.stringify({ mcp: { servers: { mine: stdioEntry({ MCP_FIXTURE_LOG: userLog }) } } }));
+    const run = await cli(['tools', 'list', '--json', '--settings', user], { cwd: ws, home });
     assert.equal(run.code, 0, run.stderr);
-    await new Promise((r) => setTimeout(r, 500));
-    assert.equal(fs.existsSync(marker), false, 'a workspace-defined server started without consent');
+    const names = (JSON.parse(run.stdout) as Array<{ name: string }>).map((t) => t.name);
+    assert.ok(names.some((n) => n.includes('mine') && n.includes('echo')), `the user's server listed its tools: ${names.join(', ')}`);
+    assert.equal(starts(userLog), 1, "the user's server started (and was waited for)");
+    assert.ok(!names.some((n) => n.includes('evil')), 'no tool of the workspace server');
+    assert.equal(starts(wsLog), 0, 'a workspace-defined server started without consent');
   });
 
   it('L5: --yes approves ordinary calls but never the requests that always ask (protected paths, outside the workspace, user memory)', async () => {

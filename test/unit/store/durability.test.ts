@@ -78,8 +78,9 @@ describe('store: durability', () => {
     const until = (cond: () => boolean) => eventually(cond, 20_000, 20);
     const s = db.createSession(newSession);
     db.appendMessage(s.id, { turn: 1, round: 0, message: { role: 'user', content: 'in flight' } });
-    // Absence can only be observed over time: 15 idle periods pass without the round being committed.
-    await new Promise((r) => setTimeout(r, 300));
+    // The idle timer finds the store quiet and leaves the uncommitted round alone (it re-arms only on the next write).
+    const checks = db.idleChecks;
+    await until(() => db.idleChecks > checks);
     assert.ok(!journalText().includes('in flight'), 'an uncommitted round stays out of the journal');
     await db.commitRound();
     assert.ok(journalText().includes('in flight'));

@@ -16,6 +16,12 @@ function temps(dbFile: string): string[] {
   return names.filter((n) => /\.tmp(-|$)/.test(n));
 }
 
+/**
+ * Node reports an unhandled rejection once the microtasks of the tick it happened in have run; the store's
+ * operations are all awaited above, so one turn of the event loop later every rejection they made is reported.
+ */
+const rejectionsReported = () => new Promise<void>((r) => setImmediate(r));
+
 describe('store: a full disk and moved-aside journals (P8, P13)', () => {
   let h: Harness | null = null;
   const unhandled: unknown[] = [];
@@ -50,7 +56,7 @@ describe('store: a full disk and moved-aside journals (P8, P13)', () => {
     });
     const store = h.store;
     await store.close(); // the final save fails too: said once (by the turn), not thrown again
-    await new Promise((r) => setTimeout(r, 50));
+    await rejectionsReported();
     assert.deepEqual(unhandled, []);
     assert.deepEqual(temps(h.dbFile), []);
     writeFaults.before = null;
@@ -70,7 +76,7 @@ describe('store: a full disk and moved-aside journals (P8, P13)', () => {
     };
     db.appendMessage(s.id, { turn: 1, round: 1, message: { role: 'user', content: 'saved by the fold' } });
     await db.flush(); // the journal append fails at once; the snapshot write takes longer and succeeds
-    await new Promise((r) => setTimeout(r, 50));
+    await rejectionsReported();
     assert.deepEqual(unhandled, []);
     writeFaults.before = null;
     await db.close();
