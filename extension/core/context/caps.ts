@@ -1,9 +1,9 @@
 /**
  * Caps for project instruction files, derived from the model's context window when the
- * settings leave them unset (seed: "Context files and caps").
+ * settings leave them unset (docs/design.md, Instruction files and caps).
  *
  * Formula (about 4 characters per token): a single file may take 10% of the window, the whole
- * `# Project Context` block 15%, each clamped to the seed's bounds:
+ * `# Project Context` block 15%, each clamped to fixed bounds:
  *   per-file = clamp(window × 4 × 0.10, 20,000, 500,000)   (floor 8,000 for windows ≤ 32k tokens)
  *   block    = clamp(window × 4 × 0.15, 12,000, 120,000)
  * so 8k → 8,000 / 12,000; 32k → 12,800 / 19,200; 128k → 51,200 / 76,800; 1M → 400,000 / 120,000.

@@ -34,7 +34,7 @@ interface State {
   open: number;
   /** Messages before this index whose round is old have been stubbed. */
   agedTo: number;
-  /** Rounds 1..cutoff are old (stubbed). Rolling: always rounds - keepToolRounds; cache-aware: moves in batches (cutoff.ts). */
+  /** Rounds 1..cutoff are old (stubbed). Rolling: always rounds - keepToolRounds; cache-aware: moves in batches (moveCutoff below). */
   cutoff: number;
   /** Indexes of the skill_view results, and how many of the oldest have been stubbed. */
   skills: number[];

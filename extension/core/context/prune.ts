@@ -34,7 +34,7 @@ export function imagePrunedStub(name: string): string {
 }
 
 /**
- * seed: session/compaction prune_old_tool_outputs. Returns a copy of the transcript for the
+ * Pruning (docs/design.md, Pruning). Returns a copy of the transcript for the
  * outgoing request in which results of tool rounds older than the newest `keepToolRounds`
  * become one-line stubs (a result shorter than its stub stays), images carried for those
  * rounds become text, and skill_view bodies follow their own rule. The input is never modified.

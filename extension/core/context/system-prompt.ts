@@ -29,7 +29,7 @@ export function environmentLine(workspaceRoot: string, platform: string): string
   return `Workspace: ${workspaceRoot}\nPlatform: ${platform}`;
 }
 
-/** seed BUDGET_LINE, kept in lean child context. */
+/** The child's round budget line (docs/design.md, Subagents), kept in lean child context. */
 export function budgetLine(rounds: number | undefined): string | undefined {
   return rounds ? `You have ${rounds} tool rounds for this task.` : undefined;
 }

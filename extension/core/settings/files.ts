@@ -23,7 +23,7 @@ export function readSettingsFile(name: string, file: string, scope: SettingsSour
   }
 }
 
-/** The file sources in decisions.md order: user file, then workspace file. */
+/** The file sources in precedence order (docs/design.md, Settings): user file, then workspace file. */
 export function fileSources(workspaceRoot: string | undefined): Array<SettingsSource & { error?: string }> {
   const out = [readSettingsFile('user settings (~/.snowpea/settings.json)', path.join(snowpeaHome(), 'settings.json'))];
   if (workspaceRoot) out.push(readSettingsFile('workspace settings (.snowpea/settings.json)', path.join(workspaceRoot, '.snowpea', 'settings.json'), 'workspace'));

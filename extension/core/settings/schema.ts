@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The one schema of every Snowpea setting. Keys are the seed's dotted keys
+ * The one schema of every Snowpea setting. Keys are dotted (docs/design.md, Settings)
  * (`tools.repeatGuard`); VS Code exposes each as `snowpea.<key>`, settings files
  * may nest them (`{"tools": {"repeatGuard": false}}`) or write them flat.
  * package.json's contributes.configuration is generated from this table

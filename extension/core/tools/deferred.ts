@@ -1,7 +1,7 @@
 import { TOOL } from './names';
 import type { AnyTool } from './types';
 
-// The eager core set (decisions.md) is no list here: each tool's definition says `deferred: false`.
+// The eager core set (docs/design.md, Deferred tools) is no list here: each tool's definition says `deferred: false`.
 
 /** Read-only child sessions (explore, reviewer) start with this narrowed eager set. */
 export const READ_ONLY_EAGER = [TOOL.read_file, TOOL.grep, TOOL.glob, TOOL.shell, TOOL.tool_search] as const;

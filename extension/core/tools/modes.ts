@@ -7,8 +7,8 @@ export const SESSION_MODES: readonly SessionMode[] = ['code', 'plan', 'ask'];
 export const READ_ONLY_MODES: ReadonlySet<string> = new Set<SessionMode>(['plan', 'ask']);
 
 /**
- * Tools a mode sends eagerly even though they are deferred otherwise (the seed's "tools required by
- * session mode"): plan mode writes its plan as a todo list, so todo_write is at hand there without a
+ * Tools a mode sends eagerly even though they are deferred otherwise (the tools a mode requires, docs/design.md,
+ * Deferred tools): plan mode writes its plan as a todo list, so todo_write is at hand there without a
  * tool_search; in code mode it stays deferred (the first request's budget), and a session that
  * loaded it (an approved plan did) keeps it.
  */

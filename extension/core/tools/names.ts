@@ -1,8 +1,8 @@
 /**
  * Every built-in tool's name, once. Code outside a tool's own file refers to a tool through this
  * table (`TOOL.read_file`) or through the traits in its definition, never through a string literal;
- * a definition's `name` must come from here (or be an MCP tool's `mcp__server__tool`), so a tool
- * added without an entry does not compile.
+ * a definition's `name` must come from here (or be an MCP tool's `mcp__server__tool`):
+ * test/unit/architecture/tool-names.test.ts fails for a tool added without an entry.
  */
 export const BUILTIN_TOOL_NAMES = [
   'read_file',

@@ -54,7 +54,7 @@ export interface RepeatGuardOptions {
 }
 
 /**
- * The repeat guard (seed: "The repeat guard"), three levels:
+ * The repeat guard (docs/design.md, Repeat guard), three levels:
  * 1. read_file of unchanged content (same real path, offset, limit and hash) returns a stub twice, then refuses;
  * 2. the same call three times in a row warns, a fourth is refused; scanning tools whose output repeats get a stub;
  * 3. five of the same call in the last 20 append a loop warning and emit loop.suspected once per turn.

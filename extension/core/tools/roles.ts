@@ -1,6 +1,6 @@
 import { READ_ONLY_EAGER } from './deferred';
 
-/** An agent definition for delegate_task (decisions.md: general, explore, reviewer). */
+/** An agent definition for delegate_task (general, explore, reviewer: docs/design.md, Subagents). */
 export interface RoleDef {
   name: string;
   /** Read-only roles get the narrowed eager set and never write. */

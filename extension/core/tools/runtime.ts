@@ -147,7 +147,7 @@ export class SessionToolRuntime implements ToolRuntime {
       if (added.length) {
         notify({ type: 'tools.loaded', sessionId: session.id, tools: added });
         loaded.push(...added);
-        // The model is told in words (the seed fixes this text); replay reads `loadedTools`, not this.
+        // The model is told in words (a fixed text, docs/design.md, Deferred tools); replay reads `loadedTools`, not this.
         result = { ...result, content: `${result.content}\nloaded ${call.name} for this session` };
       }
     }

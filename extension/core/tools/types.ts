@@ -241,7 +241,7 @@ export interface ToolTraits {
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
-  /** A built-in tool's name comes from the name table (`TOOL.read_file`); createBuiltinTools checks the table against the tools. */
+  /** A built-in tool's name comes from the name table (`TOOL.read_file`); test/unit/architecture/tool-names.test.ts checks the table against the tools. */
   name: string;
   traits: ToolTraits;
   /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, fs, mcp:<server>). */
@@ -258,7 +258,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    */
   jsonSchema?: Record<string, unknown>;
   /**
-   * false: eager, sent every round (the built-in tools with false are decisions.md's eager set; no
+   * false: eager, sent every round (the built-in tools with false are the eager set of docs/design.md; no
    * other list exists); true: deferred, loaded on demand through tool_search.
    */
   deferred: boolean;

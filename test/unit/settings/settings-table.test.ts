@@ -70,7 +70,7 @@ const TABLE: Record<SettingKey, Row> = {
 
 /**
  * The keys a trusted workspace may set that send the conversation or start programs, because
- * decisions.md lets a trusted workspace define endpoints and MCP servers. Each is used only after
+ * docs/design.md lets a trusted workspace define endpoints and MCP servers. Each is used only after
  * the user consents, tested where the consent lives: the API key and the endpoint
  * (test/unit/cli/red-team-n9*.ts, test/unit/host/workspace-endpoint.test.ts), MCP servers
  * (test/unit/mcp/ consent tests).

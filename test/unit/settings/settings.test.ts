@@ -8,7 +8,7 @@ import { flattenSettings, mergeSettings } from '../../../extension/core/settings
 import { defaultSettings, settingKeys } from '../../../extension/core/settings/schema';
 
 describe('settings', () => {
-  it('has the seed defaults', () => {
+  it('has the documented defaults (docs/design.md)', () => {
     const s = defaultSettings();
     assert.equal(s['tools.repeatGuard'], true);
     assert.equal(s['tools.deferred'], true);

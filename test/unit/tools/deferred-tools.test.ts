@@ -24,7 +24,7 @@ function fakeGroup(server: string, n: number): AnyTool[] {
   );
 }
 
-/** decisions.md: the eager set, sent in full every round; the tools' own definitions (deferred: false) must give exactly this. */
+/** The eager set (docs/design.md), sent in full every round; the tools' own definitions (deferred: false) must give exactly this. */
 const EAGER_CORE = ['read_file', 'view_image', 'write_file', 'edit_file', 'shell', 'execute_code', 'grep', 'glob', 'ask_user', 'delegate_task', 'skill_view', 'set_mode', 'tool_search'];
 
 const names = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name);

@@ -17,7 +17,7 @@ export function formatDimensions(width: number, height: number): string {
   return `${width}×${height}`;
 }
 
-/** The text marker a model without vision gets instead of the picture (decisions.md, Images). */
+/** The text marker a model without vision gets instead of the picture (docs/design.md, Images). */
 export function noVisionMarker(name: string, width: number, height: number): string {
   return `[image: ${name}, ${width}x${height}, not sent: model has no vision]`;
 }

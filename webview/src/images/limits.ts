@@ -1,6 +1,6 @@
 import { MAX_IMAGE_BYTES } from '../../../extension/protocol';
 
-/** What the composer does with images before their bytes travel to the host (decisions.md, Images). */
+/** What the composer does with images before their bytes travel to the host (docs/design.md, Images). */
 
 /** Larger files are refused before decoding. */
 export const MAX_FILE_BYTES = MAX_IMAGE_BYTES;

@@ -5,5 +5,5 @@ import { mediaImageTransformTool } from './image-transform';
 import { mediaSpeechTool } from './speech';
 import { mediaTranscribeTool } from './transcribe';
 
-/** The deferred `media` group (decisions.md: 5 tools). */
+/** The deferred `media` group (5 tools: docs/design.md, Deferred tools). */
 export const mediaTools: AnyTool[] = [mediaImageGenerateTool, mediaImageEditTool, mediaImageTransformTool, mediaSpeechTool, mediaTranscribeTool] as AnyTool[];
