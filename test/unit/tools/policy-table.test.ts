@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { decide, type CallFacts, type PathFact } from '../../../extension/core/tools/policy/decide';
+import { approvalDecision, decide, type CallFacts, type PathFact } from '../../../extension/core/tools/policy/decide';
+import { consentFacts } from '../../../extension/core/tools/policy/facts';
+import { ApprovalMemory } from '../../../extension/core/tools/policy/memory';
+import type { ToolContext } from '../../../extension/core/tools/types';
 import type { Permission } from '../../../extension/core/tools/types';
 
 type Row = {
@@ -97,5 +100,28 @@ describe('tool policy: decision table', () => {
     assert.match(planned.kind === 'refuse' ? planned.result.content : '', /not available in plan mode.*answer with your plan; the user approves it to switch to act mode/);
     const ask = decide(facts({ case: '', permission: 'write', path: 'protected', expect: 'always-ask' }));
     assert.equal(ask.kind === 'ask' && ask.request.reason, 'protected reason');
+  });
+
+  describe("the browser's mid-call consent (an origin it is about to open) is judged by the same approval gate", () => {
+    type ConsentRow = { case: string; auto?: string[]; from?: 'user' | 'workspace'; always?: boolean; yes?: boolean; expect: 'allow' | 'ask' };
+    const rows: ConsentRow[] = [
+      { case: 'nothing allowed ahead: asks', expect: 'ask' },
+      { case: 'the user auto-approved network: runs', auto: ['network'], expect: 'allow' },
+      { case: 'the user auto-approved the tool by name: runs', auto: ['browser_navigate'], expect: 'allow' },
+      { case: 'a workspace auto-approved network: still asks', auto: ['network'], from: 'workspace', expect: 'ask' },
+      { case: 'an earlier "always" for the tool: runs', always: true, expect: 'allow' },
+      { case: '--yes: runs', yes: true, expect: 'allow' },
+      { case: 'another tool auto-approved: asks', auto: ['browser_click'], expect: 'ask' },
+    ];
+    for (const r of rows) {
+      it(`${r.case} -> ${r.expect}`, () => {
+        const approvals = new ApprovalMemory(!!r.yes, r.from ?? 'user');
+        if (r.always) approvals.always.add('browser_navigate');
+        const ctx = { settings: { 'approvals.autoApprove': r.auto ?? [] }, approvals } as unknown as ToolContext;
+        const d = approvalDecision(consentFacts('browser_navigate', 'open https://example.com', ctx));
+        assert.equal(d.kind, r.expect);
+        if (d.kind === 'ask') assert.deepEqual([d.request.permission, d.request.alwaysAsk, d.request.tool], ['network', false, 'browser_navigate']);
+      });
+    }
   });
 });

@@ -12,6 +12,9 @@ import { BrowserUnavailableError, type LaunchSettings } from '../../browser/laun
 import type { ConsentContext } from '../../browser/origin-consent';
 import { PlaywrightMissingError } from '../../browser/playwright-loader';
 import type { PolicyOptions } from '../../browser/url-policy';
+import { remember } from '../policy/authorize';
+import { approvalDecision, settle } from '../policy/decide';
+import { consentFacts } from '../policy/facts';
 import { errorResult, type ToolContext, type ToolResult } from '../types';
 
 export function policyOf(ctx: ToolContext): PolicyOptions {
@@ -27,22 +30,23 @@ export function launchOf(ctx: ToolContext): LaunchSettings {
 }
 
 /**
- * The user's consent rules for the browser tool `tool` in this call, as for any network call:
- * approvals.autoApprove (tool name or `network`; never a workspace value), an earlier "always"
- * answer for the tool, or --yes count as agreed; otherwise the approver asks.
+ * The browser's mid-call question (may it open this origin?) judged by the policy's approval gate,
+ * as any network call: autoApprove (never a workspace value), an earlier "always" for the tool, or
+ * --yes agree; otherwise the approver asks and the answer is settled and remembered as for a call.
  */
 export function consentOf(ctx: ToolContext, tool: string): ConsentContext {
-  const auto = ctx.approvals?.autoApproveFrom === 'workspace' ? [] : (ctx.settings['approvals.autoApprove'] ?? []);
-  const agreed = () => auto.includes(tool) || auto.includes('network') || !!ctx.approvals?.preapproved || !!ctx.approvals?.always.has(tool);
   return {
     tool,
-    autoApproved: agreed(),
+    autoApproved: approvalDecision(consentFacts(tool, '', ctx)).kind === 'allow',
     typedTexts: ctx.userTexts?.() ?? [],
     ask: async (summary) => {
-      const d = await ctx.approver.approve({ tool, permission: 'network', summary, alwaysAsk: false }, ctx.signal);
+      const decision = approvalDecision(consentFacts(tool, summary, ctx));
+      if (decision.kind !== 'ask') return decision.kind === 'allow';
+      const reply = await ctx.approver.approve(decision.request, ctx.signal);
       if (ctx.signal.aborted) return false;
-      if (d === 'allowAlways') ctx.approvals?.always.add(tool);
-      return d === 'allow' || d === 'allowAlways';
+      const outcome = settle(decision.request, typeof reply === 'string' ? reply : reply.decision);
+      if (outcome.remember) remember(decision.request, ctx);
+      return outcome.run;
     },
   };
 }

@@ -29,11 +29,16 @@ export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext):
   if (ctx.signal.aborted) return { run: false, result: errorResult('cancelled', `${tool.name} was cancelled before it ran.`) };
   const answer = typeof reply === 'string' ? { decision: reply } : reply;
   const outcome = settle(request, answer.decision);
-  if (outcome.remember) {
-    // "Always" on a shell card allows its command prefix (`npm test`), not every command; a line with no single prefix is allowed this once.
-    if (request.commandPrefix) ctx.approvals?.commandAllow?.add(request.commandPrefix);
-    else if (!callFacts(tool, args, ctx).command) ctx.approvals?.always.add(tool.name);
-  }
+  if (outcome.remember) remember(request, ctx);
   if (!outcome.run) return { run: false, result: outcome.result! };
   return request.proposal ? { run: true, reviewed: { proposal: request.proposal, text: answer.text ?? request.proposal.proposed } } : { run: true };
+}
+
+/**
+ * Keeps an "always" answer for the window or run: a shell card's command prefix (`npm test`), not
+ * every command; a line with no single prefix (noAlways) is allowed this once; any other tool by name.
+ */
+export function remember(request: ApprovalRequest, ctx: ToolContext): void {
+  if (request.commandPrefix) ctx.approvals?.commandAllow?.add(request.commandPrefix);
+  else if (!request.noAlways) ctx.approvals?.always.add(request.tool);
 }

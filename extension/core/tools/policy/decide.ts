@@ -69,6 +69,14 @@ export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: Sess
   return undefined;
 }
 
+/**
+ * The gates of one call, in this order (each returns at the first that settles it):
+ *   1. offer: the session may have the tool at all (mode, subagent role);
+ *   2. trust: Restricted Mode runs read tools only;
+ *   3. noAsk: a call that is itself a question to the user runs;
+ *   4. deny rules: approvals.commandRules deny wins over everything after it;
+ *   5. approval (approvalDecision): paths that always ask, then what the user allowed ahead.
+ */
 export function decide(f: CallFacts): Decision {
   const refusal = offerRefusal(f.tool, f);
   if (refusal) return { kind: 'refuse', result: refusal };
@@ -88,6 +96,22 @@ export function decide(f: CallFacts): Decision {
       result: errorResult('policy_blocked', `${f.summary} matches the deny rule \`${verdict.rule}\` in the user's approvals.commandRules; it did not run. Do not try to run it another way; ask the user if it is needed.`),
     };
   }
+  return approvalDecision(f);
+}
+
+/** What the approval gate weighs: a call's facts, or a question a running tool asks mid-call (the browser, about an origin). */
+export type ApprovalFacts = Pick<CallFacts, 'paths' | 'forceAsk' | 'summary' | 'detail' | 'autoApprove' | 'alwaysAllowed' | 'preapproved' | 'command'> & {
+  tool: { name: string; permission: Permission };
+};
+
+/**
+ * The approval gate, the one judge of autoApprove (never a workspace value), "always" answers and
+ * --yes: paths outside the workspace, protected or sensitive always ask; permissions that ask run
+ * when a command rule, an "always" answer, --yes or the user's autoApprove allows them.
+ */
+export function approvalDecision(f: ApprovalFacts): Decision {
+  const { name, permission } = f.tool;
+  const verdict = f.command?.verdict;
   const base = { tool: name, permission, summary: f.summary, ...(f.detail ? { detail: f.detail } : {}), ...(f.command?.prefix ? { commandPrefix: f.command.prefix } : f.command ? { noAlways: true } : {}) };
   const reasons = f.paths.flatMap((p) => (p.class === 'inside' || p.class === 'scratch' ? [] : [p.reason ?? p.class]));
   // Outside the workspace, protected and sensitive paths: no setting, "always" answer or --yes skips the question.

@@ -3,7 +3,7 @@ import { isWithin, realPathLoose, resolveToolPath } from '../paths';
 import { commandVerdict, suggestedPrefix, type CommandVerdict } from './command-rules';
 import { roleOf } from '../roles';
 import type { AnyTool, ApprovalPath, ToolContext } from '../types';
-import type { CallFacts, PathFact, SessionFacts } from './decide';
+import type { ApprovalFacts, CallFacts, PathFact, SessionFacts } from './decide';
 
 /** Permissions whose calls show the user the whole arguments, since a summary can hide what runs or where data goes. */
 const DETAILED = new Set(['exec', 'network']);
@@ -44,6 +44,19 @@ export function callFacts(tool: AnyTool, args: unknown, ctx: ToolContext): CallF
     ...(scope.command ? { command: commandFacts(scope.command, ctx) } : {}),
     autoApprove: { entries: ctx.settings['approvals.autoApprove'] ?? [], from: ctx.approvals?.autoApproveFrom ?? 'user' },
     alwaysAllowed: ctx.approvals?.always.has(tool.name) ?? false,
+    preapproved: ctx.approvals?.preapproved ?? false,
+  };
+}
+
+/** The facts of a question a running network tool asks mid-call (the browser, before it opens an origin). */
+export function consentFacts(toolName: string, summary: string, ctx: ToolContext): ApprovalFacts {
+  return {
+    tool: { name: toolName, permission: 'network' },
+    paths: [],
+    forceAsk: false,
+    summary,
+    autoApprove: { entries: ctx.settings['approvals.autoApprove'] ?? [], from: ctx.approvals?.autoApproveFrom ?? 'user' },
+    alwaysAllowed: ctx.approvals?.always.has(toolName) ?? false,
     preapproved: ctx.approvals?.preapproved ?? false,
   };
 }
