@@ -128,11 +128,20 @@ export class SessionToolRuntime implements ToolRuntime {
     return callTitle(call, this.catalog.get(call.name), () => this.catalog.jsonSchemaOf(call.name));
   }
 
+  /**
+   * One call, its gates in this order:
+   *   1. offer: the session may have the tool at all (mode, subagent role; policy offerRefusal);
+   *   2. repeat guard, before: a stub or a refusal instead of running;
+   *   3. the registry (ToolRegistry.invoke): resolve the name, parse the arguments, authorize
+   *      (policy decide: trust, deny rules, approval), run;
+   *   4. repeat guard, after; decorators; a deferred tool called directly loads itself.
+   */
   async execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult> {
     const tool = this.catalog.get(call.name);
     const refusal = tool && this.refusalFor(session, tool);
     if (refusal) return refusal;
-    const selfLoad = !!tool && tool.deferred && this.settings()['tools.deferred'] && !this.isActive(session, call.name) && this.mayLoad(session, tool);
+    // Past the offer gate, a deferred tool the session does not have yet may load itself.
+    const selfLoad = !!tool && tool.deferred && this.settings()['tools.deferred'] && !this.isActive(session, call.name);
     const loadedBefore = session.loadedTools.length;
     const stub = await this.guard?.before(session.id, call, ctx);
     let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
@@ -152,11 +161,6 @@ export class SessionToolRuntime implements ToolRuntime {
       }
     }
     return loaded.length ? { ...result, loadedTools: loaded } : result;
-  }
-
-  /** A child or read-only session cannot self-load tools it is not allowed to have. */
-  private mayLoad(session: Session, tool: AnyTool): boolean {
-    return !this.refusalFor(session, tool);
   }
 
   /** The policy's rule for what a session may have at all (mode, subagent role), as the active set and calls see it. */
