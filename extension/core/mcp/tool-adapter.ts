@@ -5,6 +5,7 @@
  * schema with ajv inside the zod input, so a bad call is `invalid_arguments` before anyone is
  * asked to approve it, with ajv's message naming the field.
  */
+import type { McpToolName } from '../tools/names';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { defineTool, type AnyTool, type ToolContext, type ToolResult } from '../tools/types';
@@ -59,7 +60,7 @@ export interface McpToolBinding {
   server: string;
   info: McpToolInfo;
   /** The registered name (mcpToolName, made unique). */
-  name: string;
+  name: McpToolName;
   call(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 

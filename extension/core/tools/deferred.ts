@@ -26,7 +26,7 @@ export interface ActiveSetInput {
 export function activeTools(input: ActiveSetInput): AnyTool[] {
   const usable = input.tools.filter((t) => input.allows(t));
   if (!input.deferredEnabled) return usable;
-  const byName = new Map(usable.map((t) => [t.name, t]));
+  const byName = new Map<string, AnyTool>(usable.map((t) => [t.name, t]));
   const eagerNames = new Set<string>(input.narrowEager ?? usable.filter((t) => !t.deferred).map((t) => t.name));
   for (const n of input.extraEager) eagerNames.add(n);
   const eager = usable.filter((t) => eagerNames.has(t.name));

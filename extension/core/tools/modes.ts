@@ -1,10 +1,10 @@
 import { TOOL, type ToolName } from './names';
-import type { SessionMode } from './types';
+import type { Mode } from './types';
 
-export const SESSION_MODES: readonly SessionMode[] = ['code', 'plan', 'ask'];
+export const SESSION_MODES: readonly Mode[] = ['code', 'plan', 'ask'];
 
 /** Modes in which nothing may change the workspace (the policy refuses tools whose traits are not read-only). */
-export const READ_ONLY_MODES: ReadonlySet<string> = new Set<SessionMode>(['plan', 'ask']);
+export const READ_ONLY_MODES: ReadonlySet<Mode> = new Set<Mode>(['plan', 'ask']);
 
 /**
  * Tools a mode sends eagerly even though they are deferred otherwise (the tools a mode requires, docs/design.md,
@@ -12,13 +12,13 @@ export const READ_ONLY_MODES: ReadonlySet<string> = new Set<SessionMode>(['plan'
  * tool_search; in code mode it stays deferred (the first request's budget), and a session that
  * loaded it (an approved plan did) keeps it.
  */
-export const MODE_TOOLS: Readonly<Record<SessionMode, readonly ToolName[]>> = {
+export const MODE_TOOLS: Readonly<Record<Mode, readonly ToolName[]>> = {
   code: [],
   plan: [TOOL.todo_write],
   ask: [],
 };
 
 /** The mode-required tools of a mode as stored (an unknown mode requires none). */
-export function modeTools(mode: string): readonly ToolName[] {
-  return MODE_TOOLS[mode as SessionMode] ?? [];
+export function modeTools(mode: Mode): readonly ToolName[] {
+  return MODE_TOOLS[mode] ?? [];
 }

@@ -1,8 +1,9 @@
 /**
  * Every built-in tool's name, once. Code outside a tool's own file refers to a tool through this
  * table (`TOOL.read_file`) or through the traits in its definition, never through a string literal;
- * a definition's `name` must come from here (or be an MCP tool's `mcp__server__tool`):
- * test/unit/architecture/tool-names.test.ts fails for a tool added without an entry.
+ * a definition's `name` is a ToolName (from here, or an MCP tool's `mcp__server__tool`), so a tool
+ * named outside the table does not compile; test/unit/architecture/tool-names.test.ts checks that
+ * every entry has its tool.
  */
 export const BUILTIN_TOOL_NAMES = [
   'read_file',

@@ -75,7 +75,7 @@ export function createToolSearchTool(host: ToolSearchHost): AnyTool {
         const notes: string[] = [];
         if (!q.toLowerCase().startsWith('select:')) return { found: searchTools(candidates, q), notes, unknown: 0 };
         const names = q.slice(7).split(',').map((n) => n.trim()).filter(Boolean);
-        const byName = new Map(candidates.map((t) => [t.name, t]));
+        const byName = new Map<string, AnyTool>(candidates.map((t) => [t.name, t]));
         const found = names.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t);
         const missing = names.filter((n) => !byName.has(n));
         const unknown = missing.filter((n) => !host.has(n));

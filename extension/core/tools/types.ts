@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ContentPart, ImageRef } from '../conversation/messages';
 import type { TodoItem } from '../conversation/events';
+import type { Mode } from '../conversation/session';
+import type { ToolName } from './names';
 import type { Settings } from '../settings/schema';
 import type { ProblemWatch } from './problems-introduced';
 
@@ -147,12 +149,12 @@ export interface FileWriter {
   write(absPath: string, bytes: Uint8Array, signal?: AbortSignal, opts?: { reviewed?: boolean; created?: boolean }): Promise<void>;
 }
 
-/** Session modes: `code` runs every tool; `plan` and `ask` are read-only. */
-export type SessionMode = 'code' | 'plan' | 'ask';
+/** Session modes (the one Mode type, conversation/session.ts): `code` runs every tool; `plan` and `ask` are read-only. */
+export type { Mode };
 
 export interface SessionInfo {
   id: string;
-  mode: string;
+  mode: Mode;
   role: string;
   isSubagent: boolean;
 }
@@ -173,7 +175,7 @@ export interface ToolContext {
   /** Asks the user a question and resolves with the answer; absent in child sessions and non-interactive runs. */
   askUser?(question: string, choices: string[] | undefined, signal: AbortSignal): Promise<string>;
   /** Changes the session's mode (set_mode); absent where the mode cannot change. */
-  setMode?(mode: SessionMode): void | Promise<void>;
+  setMode?(mode: Mode): void | Promise<void>;
   /** Replaces the session's todo list (todo_write): stored with the session and shown to the user; absent where there is none (subagents). */
   setTodos?(todos: TodoItem[]): void;
   /** Adds deferred tools to the session's loaded set (tool_search); returns the names that were new. */
@@ -241,8 +243,8 @@ export interface ToolTraits {
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
-  /** A built-in tool's name comes from the name table (`TOOL.read_file`); test/unit/architecture/tool-names.test.ts checks the table against the tools. */
-  name: string;
+  /** A built-in tool's name from the name table (`TOOL.read_file`), or an MCP tool's `mcp__server__tool`: a name outside the table does not compile. */
+  name: ToolName;
   traits: ToolTraits;
   /** 'core' for the eager core tools; otherwise the deferred group (browser, git, media, memory, fs, mcp:<server>). */
   group: string;

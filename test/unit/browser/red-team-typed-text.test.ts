@@ -3,6 +3,7 @@
  * asks to "summarize @README.md"; the README names http://127.0.0.1:18082/; the model opens
  * http://127.0.0.1:18082/exfil?d=... The browser's first-visit consent must still ask.
  */
+import type { ToolName } from '../../../extension/core/tools/names';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { OriginConsent } from '../../../extension/core/browser/origin-consent';
@@ -12,7 +13,7 @@ import { createHarness, type Harness } from '../../fixtures/agent-harness';
 /** A tool that keeps what the browser tools would take as the user's typed text. */
 function probe(seen: string[][]): AnyTool {
   return defineTool({
-    name: 'probe_typed',
+    name: 'probe_typed' as ToolName, // a stand-in outside the name table
     traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'core',
     permission: 'read',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ToolName } from '../../../extension/core/tools/names';
 import { z } from 'zod';
 import { Session } from '../../../extension/core/conversation/session';
 import { defaultSettings, type Settings } from '../../../extension/core/settings/schema';
@@ -8,7 +9,7 @@ import { SessionToolRuntime } from '../../../extension/core/tools/runtime';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 
 const fake = (name: string): AnyTool =>
-  defineTool({ name, traits: { readOnly: false, repeat: 'scan', subagents: true, images: true }, group: 'mcp:fake', permission: 'exec', summary: name, description: name, input: z.object({}), deferred: true, run: async () => okResult('ok') }) as AnyTool;
+  defineTool({ name: name as ToolName, traits: { readOnly: false, repeat: 'scan', subagents: true, images: true }, group: 'mcp:fake', permission: 'exec', summary: name, description: name, input: z.object({}), deferred: true, run: async () => okResult('ok') }) as AnyTool;
 
 const names = (tools: Array<{ function: { name: string } }>) => tools.map((t) => t.function.name);
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ToolName } from '../../../extension/core/tools/names';
 import { z } from 'zod';
 import { argsPreview, callSummary, callTitle, resultSummary } from '../../../extension/core/tools/card-summary';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
@@ -8,7 +9,7 @@ import { registry as builtinRegistry } from './helpers';
 
 function probe(describeCall: AnyTool['describeCall']): AnyTool {
   return defineTool({
-    name: 'probe',
+    name: 'probe' as ToolName, // a stand-in outside the name table
     traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
     group: 'core',
     permission: 'read',

@@ -7,7 +7,7 @@ import { createBuiltinTools } from '../../../extension/core/tools/index';
 import { decide, type Decision } from '../../../extension/core/tools/policy/decide';
 import { callFacts } from '../../../extension/core/tools/policy/facts';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
-import type { AnyTool, ApprovalDecision, ApprovalRequest, ToolContext, ToolResult } from '../../../extension/core/tools/types';
+import type { AnyTool, ApprovalDecision, ApprovalRequest, Mode, ToolContext, ToolResult } from '../../../extension/core/tools/types';
 
 const made: string[] = [];
 
@@ -39,7 +39,7 @@ export interface TestCtx extends ToolContext {
 
 export interface CtxOptions {
   settings?: Partial<Settings>;
-  mode?: string;
+  mode?: Mode;
   decide?: (req: ApprovalRequest) => ApprovalDecision;
   extra?: Partial<ToolContext>;
 }

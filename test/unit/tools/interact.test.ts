@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { listSkills, parseSkillFile, skillsIndex } from '../../../extension/core/tools/skills';
-import type { SessionMode } from '../../../extension/core/tools/types';
+import type { Mode } from '../../../extension/core/tools/types';
 import { call, makeCtx, tempDir, writeTree } from './helpers';
 
 describe('tools: ask_user', () => {
@@ -31,8 +31,8 @@ describe('tools: ask_user', () => {
 
 describe('tools: set_mode', () => {
   const ws = tempDir();
-  const withMode = (mode: string, decide?: 'allow' | 'deny') => {
-    const changes: SessionMode[] = [];
+  const withMode = (mode: Mode, decide?: 'allow' | 'deny') => {
+    const changes: Mode[] = [];
     const ctx = makeCtx(ws, { mode, decide: decide ? () => decide : undefined, extra: { setMode: (m) => void changes.push(m) } });
     return { ctx, changes };
   };

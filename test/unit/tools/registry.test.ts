@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ToolName } from '../../../extension/core/tools/names';
 import { z } from 'zod';
 import { createBuiltinTools } from '../../../extension/core/tools/index';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
@@ -6,7 +7,7 @@ import { defineTool, okResult, type AnyTool } from '../../../extension/core/tool
 import { call, makeCtx, tempDir, writeTree } from './helpers';
 
 const echo = defineTool({
-  name: 'echo_args',
+  name: 'echo_args' as ToolName, // stand-ins outside the name table
   traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
   group: 'test',
   permission: 'read',
@@ -20,7 +21,7 @@ const echo = defineTool({
 });
 
 function tool(name: string, run: AnyTool['run'], extra: Partial<AnyTool> = {}): AnyTool {
-  return { name, traits: { readOnly: true, repeat: 'plain', subagents: true, images: false }, group: 'test', permission: 'read', deferred: true, summary: name, description: name, input: z.strictObject({}), run, ...extra };
+  return { name: name as ToolName, traits: { readOnly: true, repeat: 'plain', subagents: true, images: false }, group: 'test', permission: 'read', deferred: true, summary: name, description: name, input: z.strictObject({}), run, ...extra };
 }
 
 describe('tools: registry', () => {
@@ -145,7 +146,7 @@ describe('tools: registry', () => {
   });
 
   describe('mode gating', () => {
-    for (const mode of ['plan', 'ask']) {
+    for (const mode of ['plan', 'ask'] as const) {
       it(`${mode} mode refuses write, exec and commit tools and runs read tools`, async () => {
         writeTree(ws, { 'm.txt': 'x\n' });
         const ctx = makeCtx(ws, { mode });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { READ_ONLY_MODES, SESSION_MODES } from '../modes';
-import { defineTool, errorResult, okResult, type SessionMode } from '../types';
+import { defineTool, errorResult, okResult, type Mode } from '../types';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]]).describe('plan and ask are read-only.'),
+  mode: z.enum(SESSION_MODES as [Mode, ...Mode[]]).describe('plan and ask are read-only.'),
 });
 
-const MEANING: Record<SessionMode, string> = {
+const MEANING: Record<Mode, string> = {
   code: 'every tool is available',
   plan: 'read-only: explore and write a plan; writes, commands and commits are refused',
   ask: 'read-only: answer questions; writes, commands and commits are refused',

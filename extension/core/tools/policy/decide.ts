@@ -1,7 +1,7 @@
 import type { SourceScope } from '../../settings/load';
 import { READ_ONLY_MODES } from '../modes';
 import type { CommandVerdict } from './command-rules';
-import { errorResult, type ApprovalRequest, type Permission, type ToolResult, type ToolTraits } from '../types';
+import { errorResult, type ApprovalRequest, type Mode, type Permission, type ToolResult, type ToolTraits } from '../types';
 
 /**
  * The one place that decides what a tool call may do. Everything it weighs arrives as plain facts
@@ -22,7 +22,7 @@ export interface PathFact {
 
 /** The session a call runs in: its mode, and for a subagent its role's limits. */
 export interface SessionFacts {
-  mode: string;
+  mode: Mode;
   child?: { role: string; readOnlyRole: boolean; roleKeeps: readonly string[] };
 }
 

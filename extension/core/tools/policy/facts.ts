@@ -2,13 +2,13 @@ import * as path from 'node:path';
 import { isWithin, realPathLoose, resolveToolPath } from '../paths';
 import { commandVerdict, suggestedPrefix, type CommandVerdict } from './command-rules';
 import { roleOf } from '../roles';
-import type { AnyTool, ApprovalPath, ToolContext } from '../types';
+import type { AnyTool, ApprovalPath, Mode, ToolContext } from '../types';
 import type { ApprovalFacts, CallFacts, PathFact, SessionFacts } from './decide';
 
 /** Permissions whose calls show the user the whole arguments, since a summary can hide what runs or where data goes. */
 const DETAILED = new Set(['exec', 'network']);
 
-export function sessionFacts(session: { mode: string; role: string; isSubagent: boolean }): SessionFacts {
+export function sessionFacts(session: { mode: Mode; role: string; isSubagent: boolean }): SessionFacts {
   if (!session.isSubagent) return { mode: session.mode };
   const role = roleOf(session.role);
   return { mode: session.mode, child: { role: role.name, readOnlyRole: !!role.readOnly, roleKeeps: role.eager ?? [] } };
