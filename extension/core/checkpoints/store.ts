@@ -9,10 +9,10 @@ import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
 import { notHeldBy } from './not-held';
 import { listPoints, nextPointName, pointRef, pointTitle, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
 import { collect, pruneStore } from './prune';
-import { ensureRepo, keepOutPaths, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
+import { ensureRepo, keepOutPaths, othersHolding, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
 import { restoreAtomically } from './restore-apply';
 import { errorWords, readJournal, removeJournal, rollBack, rollForward } from './restore-journal';
-import { GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
+import { GitFailedError, GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
 import { userMessageLines } from './transcript';
 import type { TreeRules } from './tree-rules';
 import { scanWorkTree } from './workspace-size';
@@ -88,6 +88,8 @@ export class CheckpointStore implements CheckpointSeam {
   /** One writer per workspace across processes, and where a restore's journal lives. */
   readonly lock: WorkspaceLock;
   private readonly told = new Set<string>();
+  /** Files over checkpoints.maxFileMB the user was told about. */
+  private readonly toldNotHeld = new Set<string>();
   /** The release of each running turn's hold on the workspace, by session. */
   private readonly editing = new Map<string, () => void>();
 
@@ -159,6 +161,14 @@ export class CheckpointStore implements CheckpointSeam {
     try {
       return await this.exclusive(async () => {
         await ensureRepo(this.repo, this.keepOutDirs(), signal);
+        // A turn number is never given a second checkpoint (reliability N12): a run killed before its
+        // first round was saved leaves the checkpoint but no message, and the next turn gets the same
+        // number. The first checkpoint is from before anything that run did, so it stays.
+        const earlier = await this.existing(ref, signal);
+        if (earlier) {
+          this.tellOnce(`kept ${ref}`, keptLine(sessionId, turn, earlier.time));
+          return { ok: true, turn, commit: earlier.commit } as const;
+        }
         const limit = s['checkpoints.maxWorkspaceMB'] * MB;
         let base: Omit<TreeRules, 'notHeld'> = { mode: 'all', excludes: SNOWPEA_EXCLUDES, keepOut: this.keepOut() };
         let scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), limit, signal);
@@ -173,19 +183,41 @@ export class CheckpointStore implements CheckpointSeam {
         }
         const rules: TreeRules = { ...base, notHeld: scan.overLimit };
         const title = `Snowpea checkpoint: session ${sessionId}, before turn ${turn}`;
-        const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, tree) =>
-          (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(title, rules) })).trim(),
-        );
-        await shadowGit(this.repo, ['update-ref', ref, commit], { signal });
-        if (scan.overLimit.length) this.opts.logger.info(notHeldLine(turn, scan.overLimit, this.maxFileBytes()));
+        // The ref is written while the private index is still there: another process's clean-up sees this one at work.
+        const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, _tree, commit) => {
+          await shadowGit(this.repo, ['update-ref', ref, commit!, ''], { signal });
+          return commit!;
+        }, coverageMessage(title, rules));
+        if (scan.overLimit.length) this.tellNotHeld(turn, scan.overLimit);
         await this.prune(signal);
         return { ok: true, turn, commit, ...(note ? { note } : {}) } as const;
       });
     } catch (e) {
       if (e instanceof GitMissingError) return { ok: false, reason: 'no-git', message: 'checkpoints are off: git was not found on PATH' };
       if (signal.aborted) return { ok: false, reason: 'cancelled', message: 'the checkpoint was cancelled' };
-      return { ok: false, reason: 'failed', message: `could not take a checkpoint of ${this.repo.workTree}: ${(e as Error).message}` };
+      const why = e instanceof GitFailedError && e.diskFull ? `the disk is full (ENOSPC; ${e.message.split('\n')[0]})` : (e as Error).message;
+      // Whatever it had written was removed with its incoming objects (repo.ts): the store is as it was (reliability N9).
+      return { ok: false, reason: 'failed', message: `could not take a checkpoint of ${this.repo.workTree}: ${why}; nothing of it was kept, and the turn goes on without one` };
     }
+  }
+
+  /** The checkpoint `ref` names already, if any. */
+  private async existing(ref: string, signal: AbortSignal): Promise<{ commit: string; time: number } | undefined> {
+    const [commit, time] = (await shadowGit(this.repo, ['for-each-ref', '--format=%(objectname)%00%(committerdate:unix)', ref], { signal, shadowOnly: true })).trim().split('\0');
+    return commit ? { commit, time: Number(time) * 1000 } : undefined;
+  }
+
+  /**
+   * Files a checkpoint left out for their size: named in the log each time, and told (a notice)
+   * the first time each is left out in this process (reliability N10: large binaries never fill the store unsaid).
+   */
+  private tellNotHeld(turn: number, files: readonly string[]): void {
+    const line = notHeldLine(turn, files, this.maxFileBytes());
+    const fresh = files.filter((f) => !this.toldNotHeld.has(f));
+    if (!fresh.length) return this.opts.logger.info(line);
+    for (const f of fresh) this.toldNotHeld.add(f);
+    this.opts.logger.warn(line);
+    this.opts.onNotice?.(line);
   }
 
   async atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
@@ -221,18 +253,28 @@ export class CheckpointStore implements CheckpointSeam {
     this.opts.onNotice?.(message);
   }
 
+  /**
+   * Removes the session's checkpoints and restore points, and frees what only they held. Works
+   * without the workspace (moved or deleted: git runs in the shadow repository), and also clears
+   * the session's refs from the other shadow repositories beside this one (a workspace that was
+   * moved has its old checkpoints under its old path's repository; reliability N11).
+   */
   async forget(sessionId: string): Promise<void> {
-    if (!SESSION_ID.test(sessionId) || !repoExists(this.repo)) return;
+    if (!SESSION_ID.test(sessionId)) return;
     const signal = new AbortController().signal;
-    try {
-      await this.exclusive(async () => {
-        const refs = nulList(await shadowGit(this.repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal })).map((r) => r.trim()).filter(Boolean);
-        if (!refs.length) return;
-        await shadowGit(this.repo, ['update-ref', '--stdin'], { signal, input: refs.map((r) => `delete ${r}\n`).join('') });
-        await collect(this.repo, signal);
-      });
-    } catch (e) {
-      this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId}: ${(e as Error).message}`);
+    for (const repo of [this.repo, ...othersHolding(this.opts.dir, this.repo.gitDir, sessionId)]) {
+      if (!repoExists(repo)) continue;
+      try {
+        await this.exclusive(async () => {
+          const refs = nulList(await shadowGit(repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal, shadowOnly: true })).map((r) => r.trim()).filter(Boolean);
+          if (!refs.length) return;
+          await shadowGit(repo, ['update-ref', '--stdin'], { signal, shadowOnly: true, input: refs.map((r) => `delete ${r}\n`).join('') });
+          if (!fs.existsSync(repo.workTree) && (await dropIfGone(repo, signal))) return;
+          await collect(repo, signal);
+        }, repo.gitDir);
+      } catch (e) {
+        this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId} from ${repo.gitDir}: ${(e as Error).message}`);
+      }
     }
   }
 
@@ -399,14 +441,28 @@ export class CheckpointStore implements CheckpointSeam {
     return found;
   }
 
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const key = this.repo.gitDir;
+  private exclusive<T>(fn: () => Promise<T>, key = this.repo.gitDir): Promise<T> {
     const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
     const tail = run.catch(() => {});
     queues.set(key, tail);
     void tail.then(() => queues.get(key) === tail && queues.delete(key));
     return run;
   }
+}
+
+/**
+ * The workspace of `repo` is gone (moved or deleted): its index (a stat cache of files no longer
+ * there) goes, so git can free what only the index held, and the whole repository goes once no
+ * checkpoint is left in it. True when the repository was removed.
+ */
+async function dropIfGone(repo: ShadowRepo, signal: AbortSignal): Promise<boolean> {
+  const left = (await shadowGit(repo, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/'], { signal, shadowOnly: true })).trim();
+  if (!left) {
+    await fs.promises.rm(repo.gitDir, { recursive: true, force: true });
+    return true;
+  }
+  await fs.promises.rm(path.join(repo.gitDir, 'index'), { force: true });
+  return false;
 }
 
 function validSession(sessionId: string): string {
@@ -432,6 +488,10 @@ function notHeldLine(turn: number, files: readonly string[], maxFileBytes: numbe
   const named = files.slice(0, MAX_NAMED).join(', ');
   const more = files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more` : '';
   return `not in the checkpoint before turn ${turn} (over checkpoints.maxFileMB, ${maxFileBytes / MB} MB; a restore leaves them alone): ${named}${more}`;
+}
+
+function keptLine(sessionId: string, turn: number, time: number): string {
+  return `turn ${turn} of session ${sessionId} was started before (${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC) and stopped before its message was saved; the checkpoint from then is kept, so a restore to ${turn} goes back to before that attempt too`;
 }
 
 function tooLarge(bytes: number, limitMB: number): string {
