@@ -16,6 +16,8 @@ import { GitFailedError, GitMissingError, nulList, shadowGit, type ShadowRepo } 
 import { userMessageLines } from './transcript';
 import type { TreeRules } from './tree-rules';
 import { scanWorkTree } from './workspace-size';
+import { momentNow, nestedChangesSince, type NestedChange } from './nested';
+import { WorkspaceTurns, type TurnSpan } from './workspace-turns';
 import { WorkspaceLock } from './writer-lock';
 
 export interface CheckpointStoreOptions {
@@ -66,6 +68,19 @@ export interface RestorePlan {
   changes: FileChange[];
   /** Files that look created since but that the checkpoint could not hold (over the size limit, or excluded by the .gitignore it was taken under): never removed. */
   leftAlone: string[];
+  /** Nested repositories in which something changed since (never in a checkpoint: left as they are; reliability N7). */
+  nested: NestedChange[];
+  /** Turns of other Snowpea sessions that edited the workspace since (their changes are among `changes`; reliability N13). */
+  others: TurnSpan[];
+}
+
+/** What a turn changed (`run`'s diff stat), and what the stat cannot tell apart or does not cover. */
+export interface TurnReport {
+  files: FileStat[];
+  /** Nested repositories changed since the turn's checkpoint (not in `files`). */
+  nested: NestedChange[];
+  /** Other sessions' turns that edited the workspace during this one (their files are in `files` too). */
+  others: TurnSpan[];
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -87,6 +102,8 @@ export class CheckpointStore implements CheckpointSeam {
   readonly repo: ShadowRepo;
   /** One writer per workspace across processes, and where a restore's journal lives. */
   readonly lock: WorkspaceLock;
+  /** Which sessions' turns edited the workspace when, across processes (reliability N13). */
+  readonly turns: WorkspaceTurns;
   private readonly told = new Set<string>();
   /** Files over checkpoints.maxFileMB the user was told about. */
   private readonly toldNotHeld = new Set<string>();
@@ -97,6 +114,7 @@ export class CheckpointStore implements CheckpointSeam {
     const workTree = realOr(opts.workspaceRoot);
     this.repo = { gitDir: shadowDirFor(opts.dir, workTree), workTree };
     this.lock = new WorkspaceLock(path.join(opts.coordinationDir ?? opts.dir, `${path.basename(this.repo.gitDir)}.workspace`), workTree);
+    this.turns = new WorkspaceTurns(path.join(this.lock.dir, 'turns'));
   }
 
   /**
@@ -170,6 +188,8 @@ export class CheckpointStore implements CheckpointSeam {
           return { ok: true, turn, commit: earlier.commit } as const;
         }
         const limit = s['checkpoints.maxWorkspaceMB'] * MB;
+        // Changes after this moment are "since the checkpoint" (nested repositories are told by file times).
+        const taken = momentNow();
         let base: Omit<TreeRules, 'notHeld'> = { mode: 'all', excludes: SNOWPEA_EXCLUDES, keepOut: this.keepOut() };
         let scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), limit, signal);
         let note: string | undefined;
@@ -187,7 +207,7 @@ export class CheckpointStore implements CheckpointSeam {
         const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, _tree, commit) => {
           await shadowGit(this.repo, ['update-ref', ref, commit!, ''], { signal });
           return commit!;
-        }, coverageMessage(title, rules));
+        }, coverageMessage(title, { ...rules, nested: scan.nested, taken }));
         if (scan.overLimit.length) this.tellNotHeld(turn, scan.overLimit);
         await this.prune(signal);
         return { ok: true, turn, commit, ...(note ? { note } : {}) } as const;
@@ -221,6 +241,7 @@ export class CheckpointStore implements CheckpointSeam {
   }
 
   async atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
+    this.turns.begin(sessionId, turn);
     await this.holdForTurn(sessionId, signal);
     const r: SnapshotResult = await this.snapshot(sessionId, turn, signal).catch((e: Error) => ({ ok: false, reason: 'failed', message: e.message }) as const);
     if (r.ok) return r.note ? this.tellOnce('gitignore-fallback', r.note) : undefined;
@@ -231,6 +252,7 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** The turn of `sessionId` ended: its hold on the workspace goes. */
   atTurnEnd(sessionId: string): void {
+    this.turns.end(sessionId);
     this.editing.get(sessionId)?.();
     this.editing.delete(sessionId);
   }
@@ -307,21 +329,36 @@ export class CheckpointStore implements CheckpointSeam {
     return (await this.restorePlan(sessionId, to, signal)).changes;
   }
 
-  /** What `restore` would do now: the files it changes and those it leaves alone. */
+  /** What `restore` would do now: the files it changes, those it leaves alone, and what else changed since that no restore covers. */
   async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<RestorePlan> {
     this.recoverInterrupted();
     const commit = await this.commitOf(sessionId, to, signal);
-    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan));
+    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan, { sessionId, to }));
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */
   async diffStat(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<FileStat[]> {
+    return (await this.turnReport(sessionId, to, signal, false)).files;
+  }
+
+  /**
+   * The diff stat since the checkpoint of `to` (a turn's, at its end), with the nested
+   * repositories changed since (reliability N7) and the other sessions' turns that edited the
+   * workspace meanwhile (N13); `outside` false leaves those two out.
+   */
+  async turnReport(sessionId: string, to: RestoreTarget, signal: AbortSignal, outside = true): Promise<TurnReport> {
     const commit = await this.commitOf(sessionId, to, signal);
     return this.exclusive(() =>
-      this.withPlan(commit, signal, true, async ({ changes }, _index, tree) => {
-        const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
-        return changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) }));
-      }),
+      this.withPlan(
+        commit,
+        signal,
+        true,
+        async ({ changes, nested, others }, _index, tree) => {
+          const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
+          return { files: changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) })), nested, others };
+        },
+        outside ? { sessionId, to } : undefined,
+      ),
     );
   }
 
@@ -369,7 +406,7 @@ export class CheckpointStore implements CheckpointSeam {
   /** Commits `tree` (the work tree under `rules`) as the session's next restore point. */
   private async takePoint(sessionId: string, to: RestoreTarget, tree: string, rules: TreeRules, signal: AbortSignal): Promise<PointName> {
     const name = await nextPointName(this.repo, sessionId, signal);
-    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), rules) })).trim();
+    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), { ...rules, taken: momentNow() }) })).trim();
     // Only a new name: two restores racing never overwrite each other's point.
     await shadowGit(this.repo, ['update-ref', pointRef(sessionId, name), commit, ''], { signal });
     this.opts.logger.info(`restore point ${name} of session ${sessionId}: the files as they were before the restore to ${targetWords(to)} (undo with a restore to ${name})`);
@@ -379,18 +416,34 @@ export class CheckpointStore implements CheckpointSeam {
   /**
    * Runs `fn` with the plan of a restore to `commit`: the work tree taken under the rules the
    * checkpoint was taken under (its coverage, today's size limit), compared with it, and the
-   * files that look created since but that it could not hold set apart.
+   * files that look created since but that it could not hold set apart. With `outside` (the
+   * session and target the commit is of), also the nested repositories and other sessions' turns
+   * since; otherwise those lists are empty.
    */
-  private async withPlan<T>(commit: string, signal: AbortSignal, keep: boolean, fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>): Promise<T> {
+  private async withPlan<T>(
+    commit: string,
+    signal: AbortSignal,
+    keep: boolean,
+    fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>,
+    outside?: { sessionId: string; to: RestoreTarget },
+  ): Promise<T> {
     const coverage = parseCoverage(await shadowGit(this.repo, ['cat-file', 'commit', commit], { signal }));
     const base = { mode: coverage.mode, excludes: coverage.excludes, keepOut: this.keepOut() };
     const scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), Infinity, signal);
     const rules: TreeRules = { ...base, notHeld: scan.overLimit };
+    let nested: NestedChange[] = [];
+    let others: TurnSpan[] = [];
+    if (outside) {
+      // The turn's own start (its first attempt) where recorded: the checkpoint came just after it.
+      const since = (typeof outside.to === 'number' ? this.turns.startOf(outside.sessionId, outside.to) : undefined) ?? coverage.taken ?? 0;
+      nested = await nestedChangesSince(this.repo.workTree, [...coverage.nested, ...scan.nested], since, signal);
+      others = this.turns.othersSince(outside.sessionId, since);
+    }
     return withWorkTreeIndex(this.repo, signal, keep, rules, async (index, tree) => {
       const raw = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
       const leftAlone = await notHeldBy(this.repo, commit, coverage, raw.filter((c) => c.status === 'added').map((c) => c.path), signal);
       const changes = raw.filter((c) => !leftAlone.has(c.path)).map((c) => (c.status === 'deleted' && this.present(c.path) ? { ...c, status: 'modified' as const } : c));
-      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort() }, index, tree, rules);
+      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort(), nested, others }, index, tree, rules);
     });
   }
 
