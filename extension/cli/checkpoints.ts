@@ -4,7 +4,7 @@
  * every restore takes first, reliability N6), and the diff stat `run` ends a turn with (the store is made in setup.ts, beside state.db).
  */
 import type { CheckpointSeam } from '../core/conversation/checkpoint-seam';
-import { NoCheckpointError, parseTarget, RestoreNotDoneError, WorkspaceBusyError, type CheckpointStore, type FileStat, type RestorePlan, type RestoreTarget } from '../core/checkpoints';
+import { nestedLine, NoCheckpointError, othersWords, parseTarget, RestoreNotDoneError, WorkspaceBusyError, type CheckpointStore, type RestorePlan, type RestoreTarget, type TurnReport } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import type { StateDb } from '../core/store';
 import { onStopSignals } from './process-exit';
@@ -101,6 +101,7 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
     if (!changes.length) {
       process.stdout.write(`nothing to restore: the files in ${oneLine(store.repo.workTree)} are as they were ${before}\n`);
       writeLeftAlone(plan.leftAlone);
+      writeOutside(plan, before);
       return 0;
     }
     process.stdout.write(`restoring ${oneLine(store.repo.workTree)} to ${before} changes ${changes.length} file${changes.length === 1 ? '' : 's'}:\n`);
@@ -108,6 +109,7 @@ export async function restoreCheckpoint(db: StateDb, id: string, store: Checkpoi
     // Removals first (the store's order), every one named.
     for (const c of changes) process.stdout.write(`  ${oneLine(c.path)}  (${HOW[c.status]})\n`);
     writeLeftAlone(plan.leftAlone);
+    writeOutside(plan, before);
     if (!flags.yes) {
       if (!interactive()) {
         log.error('not restored: there is no terminal to ask for confirmation; add --yes to restore these files');
@@ -159,13 +161,43 @@ function writeLeftAlone(paths: readonly string[]): void {
   for (const p of paths) process.stdout.write(`  ${oneLine(p)}\n`);
 }
 
-/** After a `run` turn: the files it changed since its checkpoint; undefined when it had none (or they could not be read). */
-export async function turnChanges(store: CheckpointStore | undefined, sessionId: string, turn: number, log: Logger): Promise<FileStat[] | undefined> {
+/**
+ * What a restore does not cover or cannot tell apart: nested repositories changed since (left as
+ * they are; reliability N7), and other Snowpea sessions that edited the workspace since (their
+ * changes are in the list, and undone with the rest; N13).
+ */
+function writeOutside(plan: RestorePlan, before: string): void {
+  if (plan.nested.length) process.stdout.write(`${oneLine(nestedLine(plan.nested, `since ${before}`))}\n`);
+  if (plan.others.length && plan.changes.length) {
+    process.stdout.write(`other Snowpea sessions edited this workspace since ${before}; their changes to the files above are undone too: ${oneLine(othersWords(plan.others))}\n`);
+  }
+}
+
+/**
+ * After a `run` turn: the files it changed since its checkpoint, the nested repositories changed
+ * meanwhile and other sessions' turns on the workspace; undefined when it had no checkpoint (or
+ * they could not be read).
+ */
+export async function turnChanges(store: CheckpointStore | undefined, sessionId: string, turn: number, log: Logger): Promise<TurnReport | undefined> {
   if (!store) return undefined;
   try {
-    return await store.diffStat(sessionId, turn, new AbortController().signal);
+    return await store.turnReport(sessionId, turn, new AbortController().signal);
   } catch (e) {
     if (!(e instanceof NoCheckpointError)) log.warn(`could not list the files this turn changed: ${(e as Error).message}`);
     return undefined;
   }
+}
+
+/**
+ * The lines after a turn's diff stat: nested repositories it does not cover (reliability N7),
+ * and other sessions that edited the workspace during the turn, whose files it lists too (N13).
+ */
+export function turnNotes(report: TurnReport | undefined): string[] {
+  if (!report) return [];
+  return [
+    ...(report.nested.length ? [nestedLine(report.nested, 'during this turn')] : []),
+    ...(report.others.length && report.files.length
+      ? [`other Snowpea sessions were editing this workspace during this turn, so these files may include their changes: ${othersWords(report.others)}`]
+      : []),
+  ].map(oneLine);
 }

@@ -1,8 +1,8 @@
 import type { AgentEvent, TodoItem } from '../core/conversation/events';
 import type { Session } from '../core/conversation/session';
 import { closeAllBrowsers } from '../core/browser';
-import { diffStatLine, type FileStat } from '../core/checkpoints';
-import { turnChanges } from './checkpoints';
+import { diffStatLine, type TurnReport } from '../core/checkpoints';
+import { turnChanges, turnNotes } from './checkpoints';
 import { checkAttachPaths } from './attach-check';
 import { onStopSignals, type StopReason } from './process-exit';
 import { resolveSessionId } from './session-id';
@@ -26,8 +26,8 @@ export interface RunFlags extends CommonFlags {
 
 interface Renderer {
   event(e: AgentEvent): void;
-  /** The turn is over: `files` it changed (undefined: no checkpoint to tell). */
-  end(files: FileStat[] | undefined): void;
+  /** The turn is over: the files it changed and what the stat does not cover (undefined: no checkpoint to tell). */
+  end(report: TurnReport | undefined): void;
 }
 
 /**
@@ -87,8 +87,9 @@ function humanRenderer(verbose: boolean): Renderer {
       if (midLine) out('\n');
     }
   };
-  const end = (files: FileStat[] | undefined) => {
-    if (files?.length) note(diffStatLine(files));
+  const end = (report: TurnReport | undefined) => {
+    if (report?.files.length) note(diffStatLine(report.files));
+    for (const line of turnNotes(report)) note(line);
   };
   return { event, end };
 }
@@ -115,8 +116,9 @@ function jsonRenderer(): Renderer {
       line(e.type === 'meter' && e.cost ? { ...e, cost: roundedCost(e.cost) } : e);
       if (e.type === 'error') process.stderr.write(`snowpea: ${block(e.message)}\n`);
     },
-    end: (files) => {
-      if (turnEnd) line(files ? { ...turnEnd, files } : turnEnd);
+    end: (report) => {
+      const outside = report && { ...(report.nested.length ? { nestedRepos: report.nested } : {}), ...(report.others.length ? { otherSessions: report.others.map(({ sessionId, turn, pid, start, end }) => ({ sessionId, turn, pid, start, end })) } : {}) };
+      if (turnEnd) line(report ? { ...turnEnd, files: report.files, ...outside } : turnEnd);
       turnEnd = undefined;
     },
   };

@@ -53,6 +53,10 @@ export interface Coverage {
   notHeld: readonly string[];
   /** More files were over the limit than the message names: none of the unnamed can be told apart. */
   notHeldTruncated: boolean;
+  /** Nested repositories in the work tree then (never held: each has its own git). */
+  nested: readonly string[];
+  /** When the checkpoint began to look at the files (ms since the epoch); absent in older ones (their commit time, in seconds, stands in). */
+  taken?: number;
 }
 
 /** Most over-limit files a checkpoint names. */
@@ -62,9 +66,11 @@ const MODE = 'Snowpea-Coverage';
 const EXCLUDE = 'Snowpea-Exclude';
 const NOT_HELD = 'Snowpea-Not-Held';
 const MORE = 'Snowpea-Not-Held-More';
+const NESTED = 'Snowpea-Nested';
+const TAKEN = 'Snowpea-Taken-Ms';
 
 /** The commit message of a checkpoint: its title, then one trailer per rule (paths JSON-quoted, so any name fits on a line). */
-export function coverageMessage(title: string, c: Omit<Coverage, 'notHeldTruncated'>): string {
+export function coverageMessage(title: string, c: Omit<Coverage, 'notHeldTruncated' | 'nested'> & { nested?: readonly string[] }): string {
   const named = c.notHeld.slice(0, MAX_NAMED);
   return [
     title,
@@ -73,12 +79,17 @@ export function coverageMessage(title: string, c: Omit<Coverage, 'notHeldTruncat
     ...c.excludes.map((e) => `${EXCLUDE}: ${JSON.stringify(e)}`),
     ...named.map((p) => `${NOT_HELD}: ${JSON.stringify(p)}`),
     ...(c.notHeld.length > named.length ? [`${MORE}: ${c.notHeld.length - named.length}`] : []),
+    ...(c.nested ?? []).slice(0, MAX_NAMED).map((p) => `${NESTED}: ${JSON.stringify(p)}`),
+    ...(c.taken === undefined ? [] : [`${TAKEN}: ${Math.floor(c.taken)}`]),
   ].join('\n') + '\n';
 }
 
 /** The rules a checkpoint's message states; a message without them (an older checkpoint) was taken under the .gitignore. */
 export function parseCoverage(message: string): Coverage {
-  const c = { mode: 'gitignore' as CoverageMode, excludes: [] as string[], notHeld: [] as string[], notHeldTruncated: false };
+  const c: Coverage & { excludes: string[]; notHeld: string[]; nested: string[] } = { mode: 'gitignore', excludes: [], notHeld: [], notHeldTruncated: false, nested: [] };
+  // An older checkpoint states no time: its commit's (whole seconds).
+  const committed = /^committer .* (\d+) [+-]\d{4}$/m.exec(message)?.[1];
+  if (committed) c.taken = Number(committed) * 1000;
   for (const line of message.split('\n')) {
     const m = /^(Snowpea-[A-Za-z-]+): (.*)$/.exec(line);
     if (!m) continue;
@@ -86,6 +97,8 @@ export function parseCoverage(message: string): Coverage {
     else if (m[1] === EXCLUDE) c.excludes.push(unquote(m[2]));
     else if (m[1] === NOT_HELD) c.notHeld.push(unquote(m[2]));
     else if (m[1] === MORE) c.notHeldTruncated = true;
+    else if (m[1] === NESTED) c.nested.push(unquote(m[2]));
+    else if (m[1] === TAKEN && /^\d+$/.test(m[2])) c.taken = Number(m[2]);
   }
   return c;
 }

@@ -1,4 +1,6 @@
-export { CheckpointStore, NoCheckpointError, type Checkpoint, type CheckpointStoreOptions, type RestorePlan, type RestoreResult, type SnapshotResult } from './store';
+export { CheckpointStore, NoCheckpointError, type Checkpoint, type CheckpointStoreOptions, type RestorePlan, type RestoreResult, type SnapshotResult, type TurnReport } from './store';
+export { nestedLine, nestedWords, type NestedChange } from './nested';
+export { othersWords, type TurnSpan } from './workspace-turns';
 export { isPointName, parseTarget, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
 export { diffStatLine, statLine, type ChangeStatus, type FileChange, type FileStat } from './changes';
 export { describeChange, restoreListing } from './restore-list';

@@ -49,7 +49,7 @@ export async function pruneStore(repo: ShadowRepo, limits: PruneLimits, signal: 
 
 /** Every checkpoint of the workspace (all sessions), oldest first. */
 async function checkpointRefs(repo: ShadowRepo, signal: AbortSignal): Promise<Ref[]> {
-  const out = await shadowGit(repo, ['for-each-ref', '--format=%(refname)%00%(committerdate:unix)', 'refs/snowpea/'], { signal });
+  const out = await shadowGit(repo, ['for-each-ref', '--format=%(refname)%00%(committerdate:unix)', 'refs/snowpea/'], { signal, shadowOnly: true });
   return out
     .split('\n')
     .map((row) => row.split('\0'))
@@ -59,7 +59,7 @@ async function checkpointRefs(repo: ShadowRepo, signal: AbortSignal): Promise<Re
 }
 
 async function dropRefs(repo: ShadowRepo, refs: readonly Ref[], signal: AbortSignal): Promise<void> {
-  await shadowGit(repo, ['update-ref', '--stdin'], { signal, input: refs.map((r) => `delete ${r.name}\n`).join('') });
+  await shadowGit(repo, ['update-ref', '--stdin'], { signal, shadowOnly: true, input: refs.map((r) => `delete ${r.name}\n`).join('') });
 }
 
 /**
@@ -68,13 +68,13 @@ async function dropRefs(repo: ShadowRepo, refs: readonly Ref[], signal: AbortSig
  * names yet, so then only objects older than an hour go.
  */
 export async function collect(repo: ShadowRepo, signal: AbortSignal): Promise<number> {
-  await shadowGit(repo, ['gc', '--quiet', `--prune=${othersAtWork(repo) ? '1.hour.ago' : 'now'}`], { signal });
+  await shadowGit(repo, ['gc', '--quiet', `--prune=${othersAtWork(repo) ? '1.hour.ago' : 'now'}`], { signal, shadowOnly: true });
   return storeBytes(repo, signal);
 }
 
 /** Bytes the shadow repository's objects take (loose, packed and garbage), from `git count-objects -v`. */
 export async function storeBytes(repo: ShadowRepo, signal: AbortSignal): Promise<number> {
-  const out = await shadowGit(repo, ['count-objects', '-v'], { signal });
+  const out = await shadowGit(repo, ['count-objects', '-v'], { signal, shadowOnly: true });
   let kib = 0;
   for (const m of out.matchAll(/^(size|size-pack|size-garbage): (\d+)$/gm)) kib += Number(m[2]);
   return kib * 1024;

@@ -7,6 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { gitEnv, HARDENED_CONFIG } from '../tools/git/locate-repo';
 
 export interface ShadowRepo {
@@ -44,7 +45,7 @@ export const BYTE_EXACT_ATTRIBUTES = '* -text !eol !filter -ident !working-tree-
 /** Variables that could point git at other config, objects or repositories. */
 const DROPPED = ['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_ATTR_SOURCE', 'GIT_LITERAL_PATHSPECS', 'GIT_ICASE_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS'];
 
-function checkpointEnv(repo: ShadowRepo, index: string | undefined): NodeJS.ProcessEnv {
+function checkpointEnv(repo: ShadowRepo, index: string | undefined, incoming?: string): NodeJS.ProcessEnv {
   const env = gitEnv();
   for (const k of Object.keys(env)) if (DROPPED.includes(k) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) delete env[k];
   return {
@@ -52,6 +53,8 @@ function checkpointEnv(repo: ShadowRepo, index: string | undefined): NodeJS.Proc
     GIT_DIR: repo.gitDir,
     GIT_WORK_TREE: repo.workTree,
     ...(index ? { GIT_INDEX_FILE: index } : {}),
+    // New objects go to the incoming folder; the store's own are read as an alternate (repo.ts).
+    ...(incoming ? { GIT_OBJECT_DIRECTORY: incoming, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternatePath(path.join(repo.gitDir, 'objects')) } : {}),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: os.devNull,
     GIT_OPTIONAL_LOCKS: '0',
@@ -75,13 +78,24 @@ export class GitFailedError extends Error {
     readonly exitCode: number,
     stderr: string,
   ) {
-    super(`git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0]} exited with code ${exitCode}: ${stderr.trim().slice(0, 2000)}`);
+    super(`git ${commandOf(args)} exited with code ${exitCode}: ${stderr.trim().slice(0, 2000)}`);
+    this.diskFull = /No space left on device|Disk quota exceeded/i.test(stderr);
   }
+
+  /** git said the disk (or the quota) is full. */
+  readonly diskFull: boolean;
 }
 
 export interface GitRun {
   /** GIT_INDEX_FILE (absent: the shadow's own index). */
   index?: string;
+  /** An object folder new objects go to (the store's objects are still read): see repo.ts's incoming objects. */
+  incoming?: string;
+  /**
+   * The command touches only the shadow repository (refs, objects, gc): it runs there instead of
+   * in the workspace, so it works when the workspace was moved or deleted (reliability N11).
+   */
+  shadowOnly?: boolean;
   /** Written to git's stdin. */
   input?: string;
   /** Aborting kills git. */
@@ -98,13 +112,35 @@ function startError(repo: ShadowRepo, e: NodeJS.ErrnoException): Error {
   return fs.existsSync(repo.workTree) ? new GitMissingError() : new Error(`the workspace ${repo.workTree} is not a folder`);
 }
 
+/** The git command of `args` (`add`, `write-tree`): the first word that is not an option or a `-c` value. */
+function commandOf(args: readonly string[]): string {
+  return args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0];
+}
+
+/**
+ * Test hook: SNOWPEA_FAULT_CHECKPOINT=<command>:<fault> stands for a fault just before git
+ * `<command>` runs on a shadow repository: `kill` SIGKILLs this process (a crash part way through
+ * a checkpoint), `enospc` fails the command as git fails on a full disk (after the commands
+ * before it have written their objects), so tests need neither timing nor a small disk.
+ */
+function injectedFault(args: readonly string[]): Error | undefined {
+  const [command, fault] = (process.env.SNOWPEA_FAULT_CHECKPOINT ?? '').split(':');
+  if (!command || command !== commandOf(args)) return undefined;
+  if (fault === 'kill') process.kill(process.pid, 'SIGKILL');
+  if (fault === 'enospc') return new GitFailedError([...args], 128, 'error: unable to write loose object file: No space left on device\nfatal: (injected by SNOWPEA_FAULT_CHECKPOINT)');
+  return undefined;
+}
+
 /** Runs `git <args>` on the shadow repository; resolves with stdout, rejects on a non-zero exit, a missing git or an abort. */
 export function shadowGit(repo: ShadowRepo, args: string[], run: GitRun): Promise<string> {
+  const fault = injectedFault(args);
+  if (fault) return Promise.reject(fault);
   return new Promise((resolve, reject) => {
-    const child = execFile('git', gitArgs(args), { cwd: repo.workTree, env: checkpointEnv(repo, run.index), signal: run.signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
+    const cwd = run.shadowOnly ? repo.gitDir : repo.workTree;
+    const child = execFile('git', gitArgs(args), { cwd, env: checkpointEnv(repo, run.index, run.incoming), signal: run.signal, maxBuffer: MAX_BUFFER, windowsHide: true }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
       if (!e) return resolve(stdout);
-      if (typeof e.code !== 'number') return reject(startError(repo, e));
+      if (typeof e.code !== 'number') return reject(run.shadowOnly ? e : startError(repo, e));
       reject(new GitFailedError(args, e.code, stderr || e.message));
     });
     child.stdin?.on('error', () => {});
@@ -161,6 +197,11 @@ export async function* shadowGitChunks(repo: ShadowRepo, args: string[], input: 
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
+}
+
+/** A folder as GIT_ALTERNATE_OBJECT_DIRECTORIES takes it: quoted (C style) when it holds the list separator or a quote. */
+function alternatePath(dir: string): string {
+  return /[:;"\\]/.test(dir) ? `"${dir.replace(/["\\]/g, (c) => `\\${c}`)}"` : dir;
 }
 
 /** NUL-separated git output as a list. */

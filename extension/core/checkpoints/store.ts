@@ -9,13 +9,15 @@ import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
 import { notHeldBy } from './not-held';
 import { listPoints, nextPointName, pointRef, pointTitle, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
 import { collect, pruneStore } from './prune';
-import { ensureRepo, keepOutPaths, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
+import { ensureRepo, keepOutPaths, othersHolding, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
 import { restoreAtomically } from './restore-apply';
 import { errorWords, readJournal, removeJournal, rollBack, rollForward } from './restore-journal';
-import { GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
+import { GitFailedError, GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
 import { userMessageLines } from './transcript';
 import type { TreeRules } from './tree-rules';
 import { scanWorkTree } from './workspace-size';
+import { momentNow, nestedChangesSince, type NestedChange } from './nested';
+import { WorkspaceTurns, type TurnSpan } from './workspace-turns';
 import { WorkspaceLock } from './writer-lock';
 
 export interface CheckpointStoreOptions {
@@ -66,6 +68,19 @@ export interface RestorePlan {
   changes: FileChange[];
   /** Files that look created since but that the checkpoint could not hold (over the size limit, or excluded by the .gitignore it was taken under): never removed. */
   leftAlone: string[];
+  /** Nested repositories in which something changed since (never in a checkpoint: left as they are; reliability N7). */
+  nested: NestedChange[];
+  /** Turns of other Snowpea sessions that edited the workspace since (their changes are among `changes`; reliability N13). */
+  others: TurnSpan[];
+}
+
+/** What a turn changed (`run`'s diff stat), and what the stat cannot tell apart or does not cover. */
+export interface TurnReport {
+  files: FileStat[];
+  /** Nested repositories changed since the turn's checkpoint (not in `files`). */
+  nested: NestedChange[];
+  /** Other sessions' turns that edited the workspace during this one (their files are in `files` too). */
+  others: TurnSpan[];
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -87,7 +102,11 @@ export class CheckpointStore implements CheckpointSeam {
   readonly repo: ShadowRepo;
   /** One writer per workspace across processes, and where a restore's journal lives. */
   readonly lock: WorkspaceLock;
+  /** Which sessions' turns edited the workspace when, across processes (reliability N13). */
+  readonly turns: WorkspaceTurns;
   private readonly told = new Set<string>();
+  /** Files over checkpoints.maxFileMB the user was told about. */
+  private readonly toldNotHeld = new Set<string>();
   /** The release of each running turn's hold on the workspace, by session. */
   private readonly editing = new Map<string, () => void>();
 
@@ -95,6 +114,7 @@ export class CheckpointStore implements CheckpointSeam {
     const workTree = realOr(opts.workspaceRoot);
     this.repo = { gitDir: shadowDirFor(opts.dir, workTree), workTree };
     this.lock = new WorkspaceLock(path.join(opts.coordinationDir ?? opts.dir, `${path.basename(this.repo.gitDir)}.workspace`), workTree);
+    this.turns = new WorkspaceTurns(path.join(this.lock.dir, 'turns'));
   }
 
   /**
@@ -159,7 +179,17 @@ export class CheckpointStore implements CheckpointSeam {
     try {
       return await this.exclusive(async () => {
         await ensureRepo(this.repo, this.keepOutDirs(), signal);
+        // A turn number is never given a second checkpoint (reliability N12): a run killed before its
+        // first round was saved leaves the checkpoint but no message, and the next turn gets the same
+        // number. The first checkpoint is from before anything that run did, so it stays.
+        const earlier = await this.existing(ref, signal);
+        if (earlier) {
+          this.tellOnce(`kept ${ref}`, keptLine(sessionId, turn, earlier.time));
+          return { ok: true, turn, commit: earlier.commit } as const;
+        }
         const limit = s['checkpoints.maxWorkspaceMB'] * MB;
+        // Changes after this moment are "since the checkpoint" (nested repositories are told by file times).
+        const taken = momentNow();
         let base: Omit<TreeRules, 'notHeld'> = { mode: 'all', excludes: SNOWPEA_EXCLUDES, keepOut: this.keepOut() };
         let scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), limit, signal);
         let note: string | undefined;
@@ -173,22 +203,45 @@ export class CheckpointStore implements CheckpointSeam {
         }
         const rules: TreeRules = { ...base, notHeld: scan.overLimit };
         const title = `Snowpea checkpoint: session ${sessionId}, before turn ${turn}`;
-        const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, tree) =>
-          (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(title, rules) })).trim(),
-        );
-        await shadowGit(this.repo, ['update-ref', ref, commit], { signal });
-        if (scan.overLimit.length) this.opts.logger.info(notHeldLine(turn, scan.overLimit, this.maxFileBytes()));
+        // The ref is written while the private index is still there: another process's clean-up sees this one at work.
+        const commit = await withWorkTreeIndex(this.repo, signal, true, rules, async (_index, _tree, commit) => {
+          await shadowGit(this.repo, ['update-ref', ref, commit!, ''], { signal });
+          return commit!;
+        }, coverageMessage(title, { ...rules, nested: scan.nested, taken }));
+        if (scan.overLimit.length) this.tellNotHeld(turn, scan.overLimit);
         await this.prune(signal);
         return { ok: true, turn, commit, ...(note ? { note } : {}) } as const;
       });
     } catch (e) {
       if (e instanceof GitMissingError) return { ok: false, reason: 'no-git', message: 'checkpoints are off: git was not found on PATH' };
       if (signal.aborted) return { ok: false, reason: 'cancelled', message: 'the checkpoint was cancelled' };
-      return { ok: false, reason: 'failed', message: `could not take a checkpoint of ${this.repo.workTree}: ${(e as Error).message}` };
+      const why = e instanceof GitFailedError && e.diskFull ? `the disk is full (ENOSPC; ${e.message.split('\n')[0]})` : (e as Error).message;
+      // Whatever it had written was removed with its incoming objects (repo.ts): the store is as it was (reliability N9).
+      return { ok: false, reason: 'failed', message: `could not take a checkpoint of ${this.repo.workTree}: ${why}; nothing of it was kept, and the turn goes on without one` };
     }
   }
 
+  /** The checkpoint `ref` names already, if any. */
+  private async existing(ref: string, signal: AbortSignal): Promise<{ commit: string; time: number } | undefined> {
+    const [commit, time] = (await shadowGit(this.repo, ['for-each-ref', '--format=%(objectname)%00%(committerdate:unix)', ref], { signal, shadowOnly: true })).trim().split('\0');
+    return commit ? { commit, time: Number(time) * 1000 } : undefined;
+  }
+
+  /**
+   * Files a checkpoint left out for their size: named in the log each time, and told (a notice)
+   * the first time each is left out in this process (reliability N10: large binaries never fill the store unsaid).
+   */
+  private tellNotHeld(turn: number, files: readonly string[]): void {
+    const line = notHeldLine(turn, files, this.maxFileBytes());
+    const fresh = files.filter((f) => !this.toldNotHeld.has(f));
+    if (!fresh.length) return this.opts.logger.info(line);
+    for (const f of fresh) this.toldNotHeld.add(f);
+    this.opts.logger.warn(line);
+    this.opts.onNotice?.(line);
+  }
+
   async atTurnStart(sessionId: string, turn: number, signal: AbortSignal): Promise<void> {
+    this.turns.begin(sessionId, turn);
     await this.holdForTurn(sessionId, signal);
     const r: SnapshotResult = await this.snapshot(sessionId, turn, signal).catch((e: Error) => ({ ok: false, reason: 'failed', message: e.message }) as const);
     if (r.ok) return r.note ? this.tellOnce('gitignore-fallback', r.note) : undefined;
@@ -199,6 +252,7 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** The turn of `sessionId` ended: its hold on the workspace goes. */
   atTurnEnd(sessionId: string): void {
+    this.turns.end(sessionId);
     this.editing.get(sessionId)?.();
     this.editing.delete(sessionId);
   }
@@ -221,18 +275,28 @@ export class CheckpointStore implements CheckpointSeam {
     this.opts.onNotice?.(message);
   }
 
+  /**
+   * Removes the session's checkpoints and restore points, and frees what only they held. Works
+   * without the workspace (moved or deleted: git runs in the shadow repository), and also clears
+   * the session's refs from the other shadow repositories beside this one (a workspace that was
+   * moved has its old checkpoints under its old path's repository; reliability N11).
+   */
   async forget(sessionId: string): Promise<void> {
-    if (!SESSION_ID.test(sessionId) || !repoExists(this.repo)) return;
+    if (!SESSION_ID.test(sessionId)) return;
     const signal = new AbortController().signal;
-    try {
-      await this.exclusive(async () => {
-        const refs = nulList(await shadowGit(this.repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal })).map((r) => r.trim()).filter(Boolean);
-        if (!refs.length) return;
-        await shadowGit(this.repo, ['update-ref', '--stdin'], { signal, input: refs.map((r) => `delete ${r}\n`).join('') });
-        await collect(this.repo, signal);
-      });
-    } catch (e) {
-      this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId}: ${(e as Error).message}`);
+    for (const repo of [this.repo, ...othersHolding(this.opts.dir, this.repo.gitDir, sessionId)]) {
+      if (!repoExists(repo)) continue;
+      try {
+        await this.exclusive(async () => {
+          const refs = nulList(await shadowGit(repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal, shadowOnly: true })).map((r) => r.trim()).filter(Boolean);
+          if (!refs.length) return;
+          await shadowGit(repo, ['update-ref', '--stdin'], { signal, shadowOnly: true, input: refs.map((r) => `delete ${r}\n`).join('') });
+          if (!fs.existsSync(repo.workTree) && (await dropIfGone(repo, signal))) return;
+          await collect(repo, signal);
+        }, repo.gitDir);
+      } catch (e) {
+        this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId} from ${repo.gitDir}: ${(e as Error).message}`);
+      }
     }
   }
 
@@ -265,21 +329,36 @@ export class CheckpointStore implements CheckpointSeam {
     return (await this.restorePlan(sessionId, to, signal)).changes;
   }
 
-  /** What `restore` would do now: the files it changes and those it leaves alone. */
+  /** What `restore` would do now: the files it changes, those it leaves alone, and what else changed since that no restore covers. */
   async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<RestorePlan> {
     this.recoverInterrupted();
     const commit = await this.commitOf(sessionId, to, signal);
-    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan));
+    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan, { sessionId, to }));
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */
   async diffStat(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<FileStat[]> {
+    return (await this.turnReport(sessionId, to, signal, false)).files;
+  }
+
+  /**
+   * The diff stat since the checkpoint of `to` (a turn's, at its end), with the nested
+   * repositories changed since (reliability N7) and the other sessions' turns that edited the
+   * workspace meanwhile (N13); `outside` false leaves those two out.
+   */
+  async turnReport(sessionId: string, to: RestoreTarget, signal: AbortSignal, outside = true): Promise<TurnReport> {
     const commit = await this.commitOf(sessionId, to, signal);
     return this.exclusive(() =>
-      this.withPlan(commit, signal, true, async ({ changes }, _index, tree) => {
-        const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
-        return changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) }));
-      }),
+      this.withPlan(
+        commit,
+        signal,
+        true,
+        async ({ changes, nested, others }, _index, tree) => {
+          const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
+          return { files: changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) })), nested, others };
+        },
+        outside ? { sessionId, to } : undefined,
+      ),
     );
   }
 
@@ -327,7 +406,7 @@ export class CheckpointStore implements CheckpointSeam {
   /** Commits `tree` (the work tree under `rules`) as the session's next restore point. */
   private async takePoint(sessionId: string, to: RestoreTarget, tree: string, rules: TreeRules, signal: AbortSignal): Promise<PointName> {
     const name = await nextPointName(this.repo, sessionId, signal);
-    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), rules) })).trim();
+    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), { ...rules, taken: momentNow() }) })).trim();
     // Only a new name: two restores racing never overwrite each other's point.
     await shadowGit(this.repo, ['update-ref', pointRef(sessionId, name), commit, ''], { signal });
     this.opts.logger.info(`restore point ${name} of session ${sessionId}: the files as they were before the restore to ${targetWords(to)} (undo with a restore to ${name})`);
@@ -337,18 +416,34 @@ export class CheckpointStore implements CheckpointSeam {
   /**
    * Runs `fn` with the plan of a restore to `commit`: the work tree taken under the rules the
    * checkpoint was taken under (its coverage, today's size limit), compared with it, and the
-   * files that look created since but that it could not hold set apart.
+   * files that look created since but that it could not hold set apart. With `outside` (the
+   * session and target the commit is of), also the nested repositories and other sessions' turns
+   * since; otherwise those lists are empty.
    */
-  private async withPlan<T>(commit: string, signal: AbortSignal, keep: boolean, fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>): Promise<T> {
+  private async withPlan<T>(
+    commit: string,
+    signal: AbortSignal,
+    keep: boolean,
+    fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>,
+    outside?: { sessionId: string; to: RestoreTarget },
+  ): Promise<T> {
     const coverage = parseCoverage(await shadowGit(this.repo, ['cat-file', 'commit', commit], { signal }));
     const base = { mode: coverage.mode, excludes: coverage.excludes, keepOut: this.keepOut() };
     const scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), Infinity, signal);
     const rules: TreeRules = { ...base, notHeld: scan.overLimit };
+    let nested: NestedChange[] = [];
+    let others: TurnSpan[] = [];
+    if (outside) {
+      // The turn's own start (its first attempt) where recorded: the checkpoint came just after it.
+      const since = (typeof outside.to === 'number' ? this.turns.startOf(outside.sessionId, outside.to) : undefined) ?? coverage.taken ?? 0;
+      nested = await nestedChangesSince(this.repo.workTree, [...coverage.nested, ...scan.nested], since, signal);
+      others = this.turns.othersSince(outside.sessionId, since);
+    }
     return withWorkTreeIndex(this.repo, signal, keep, rules, async (index, tree) => {
       const raw = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
       const leftAlone = await notHeldBy(this.repo, commit, coverage, raw.filter((c) => c.status === 'added').map((c) => c.path), signal);
       const changes = raw.filter((c) => !leftAlone.has(c.path)).map((c) => (c.status === 'deleted' && this.present(c.path) ? { ...c, status: 'modified' as const } : c));
-      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort() }, index, tree, rules);
+      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort(), nested, others }, index, tree, rules);
     });
   }
 
@@ -399,14 +494,28 @@ export class CheckpointStore implements CheckpointSeam {
     return found;
   }
 
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const key = this.repo.gitDir;
+  private exclusive<T>(fn: () => Promise<T>, key = this.repo.gitDir): Promise<T> {
     const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
     const tail = run.catch(() => {});
     queues.set(key, tail);
     void tail.then(() => queues.get(key) === tail && queues.delete(key));
     return run;
   }
+}
+
+/**
+ * The workspace of `repo` is gone (moved or deleted): its index (a stat cache of files no longer
+ * there) goes, so git can free what only the index held, and the whole repository goes once no
+ * checkpoint is left in it. True when the repository was removed.
+ */
+async function dropIfGone(repo: ShadowRepo, signal: AbortSignal): Promise<boolean> {
+  const left = (await shadowGit(repo, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/'], { signal, shadowOnly: true })).trim();
+  if (!left) {
+    await fs.promises.rm(repo.gitDir, { recursive: true, force: true });
+    return true;
+  }
+  await fs.promises.rm(path.join(repo.gitDir, 'index'), { force: true });
+  return false;
 }
 
 function validSession(sessionId: string): string {
@@ -432,6 +541,10 @@ function notHeldLine(turn: number, files: readonly string[], maxFileBytes: numbe
   const named = files.slice(0, MAX_NAMED).join(', ');
   const more = files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more` : '';
   return `not in the checkpoint before turn ${turn} (over checkpoints.maxFileMB, ${maxFileBytes / MB} MB; a restore leaves them alone): ${named}${more}`;
+}
+
+function keptLine(sessionId: string, turn: number, time: number): string {
+  return `turn ${turn} of session ${sessionId} was started before (${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC) and stopped before its message was saved; the checkpoint from then is kept, so a restore to ${turn} goes back to before that attempt too`;
 }
 
 function tooLarge(bytes: number, limitMB: number): string {

@@ -13,6 +13,8 @@ export interface WorkTreeScan {
   overLimit: string[];
   /** Files it would hold (those seen before the walk stopped). */
   files: number;
+  /** Nested repositories (`vendor/lib`), which it never holds (those seen before the walk stopped). */
+  nested: string[];
 }
 
 /**
@@ -22,7 +24,7 @@ export interface WorkTreeScan {
  * `limit`.
  */
 export async function scanWorkTree(repo: ShadowRepo, rules: Omit<TreeRules, 'notHeld'>, maxFileBytes: number, limit: number, signal: AbortSignal): Promise<WorkTreeScan> {
-  const scan: WorkTreeScan = { bytes: 0, overLimit: [], files: 0 };
+  const scan: WorkTreeScan = { bytes: 0, overLimit: [], files: 0, nested: [] };
   let batch: string[] = [];
   const add = async () => {
     const sizes = await Promise.all(
@@ -46,7 +48,10 @@ export async function scanWorkTree(repo: ShadowRepo, rules: Omit<TreeRules, 'not
   // The shadow's index lists files too (`--cached`), but only one built under these rules.
   const index = indexRules(repo) === rulesKey(full) ? undefined : path.join(repo.gitDir, 'snowpea-no-index');
   for await (const file of shadowGitRecords(repo, await lsFilesArgs(repo, full, true), signal, index)) {
-    if (file.endsWith('/')) continue; // a nested repository
+    if (file.endsWith('/')) {
+      scan.nested.push(file.slice(0, -1)); // a nested repository
+      continue;
+    }
     batch.push(file);
     if (batch.length < BATCH) continue;
     await add();

@@ -97,6 +97,12 @@ export class ContentFiles {
     }
   }
 
+  /** The content can be read: it is pending, or its file is there with the recorded size. */
+  holds(ref: ContentRef): boolean {
+    if (this.pending.has(this.pathOf(ref.sha256))) return true;
+    return fs.statSync(this.pathOf(ref.sha256), { throwIfNoEntry: false })?.size === ref.bytes;
+  }
+
   where(ref: ContentRef): string {
     return this.pathOf(ref.sha256);
   }

@@ -2,6 +2,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import { todoListSchema, type TodoItem } from '../conversation/events';
 import { rowsCached as rows, type Row } from './statements';
+import type { ContentRef } from './content-files';
 import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments, type ContentReader } from './stored-message';
 import type { EventRecord, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord, UsageRecord } from './types';
 
@@ -72,14 +73,14 @@ export function nextMessageSeq(db: Database, sessionId: string): number {
 /** Gives the content a row keeps in a content file. */
 export type { ContentReader };
 
-export function getStoredMessages(db: Database, sessionId: string, readContent: ContentReader): StoredMessage[] {
+export function getStoredMessages(db: Database, sessionId: string, readContent: ContentReader, readable?: (ref: ContentRef) => boolean): StoredMessage[] {
   const sql = `SELECT seq, turn, round, CAST(body AS BLOB) AS body, content_ref, content_bytes
                FROM messages WHERE session_id = ? ORDER BY seq`;
   return rows(db, sql, [sessionId]).map((r) => {
     const message = JSON.parse(text(r.body));
     // The stored JSON has `content: null` in its place, so the key order stays the original one.
     if (r.content_ref !== null) message.content = readContent({ sha256: String(r.content_ref), bytes: num(r.content_bytes) });
-    restoreArguments(message, readContent);
+    restoreArguments(message, readContent, readable);
     return { seq: num(r.seq), turn: num(r.turn), round: num(r.round), message };
   });
 }

@@ -17,7 +17,7 @@ import { journalLine } from './journal';
 import { applyOp, eventLine, insertEvent, insertMessage, messageLine, type OpArgs, type OpName } from './ops';
 import type { Persistence } from './persistence';
 import * as q from './queries';
-import { toStored } from './stored-message';
+import { releaseArguments, toStored } from './stored-message';
 import type { NewSession, SessionPatch, SessionRecord, SessionSummary, StoredMessage, ToolCallRecord } from './types';
 
 /** Streaming events whose content the transcript already holds; recording them would only bloat state.db. */
@@ -75,6 +75,8 @@ export class StateDb {
     this.log.error(`state.db: content file ${this.content.where(ref)} is missing or damaged`);
     return `[state.db: this content (${ref.bytes} bytes) is missing: ${this.content.where(ref)}]`;
   };
+
+  private readonly holdsContent = (ref: ContentRef): boolean => this.content.holds(ref);
 
   /** The notices as one text for the host or CLI to show, or null when all was well. */
   get notice(): string | null {
@@ -195,7 +197,7 @@ export class StateDb {
     }
     const persistence = this.open();
     // Large contents and tool-call arguments go to content files (stored-message.ts).
-    const { stored, ref } = toStored(message, this.content);
+    const { stored, ref, argumentRefs } = toStored(message, this.content);
     const meta = { sessionId, seq: this.nextSeq.get(sessionId) ?? q.nextMessageSeq(this.db, sessionId), turn, round, at: this.now(), ref };
     // Encoded once: the same UTF-8 bytes go into the row and into the journal line.
     const body = Buffer.from(JSON.stringify(stored), 'utf8');
@@ -203,16 +205,18 @@ export class StateDb {
     this.nextSeq.set(sessionId, meta.seq + 1);
     this.seq++;
     persistence.queue(this.seq, messageLine(this.seq, meta, body), true);
+    // The appended message (the session's own) keeps its large arguments as references from now on (reliability N15).
+    for (const a of argumentRefs) releaseArguments(a.call, a.ref, this.readContent);
     return meta.seq;
   }
 
   getMessages(sessionId: string): Message[] {
-    return q.getStoredMessages(this.db, sessionId, this.readContent).map((m) => m.message);
+    return q.getStoredMessages(this.db, sessionId, this.readContent, this.holdsContent).map((m) => m.message);
   }
 
   /** Messages with their position, turn and round. */
   getStoredMessages(sessionId: string): StoredMessage[] {
-    return q.getStoredMessages(this.db, sessionId, this.readContent);
+    return q.getStoredMessages(this.db, sessionId, this.readContent, this.holdsContent);
   }
 
   /** Records a tool call; recording the same callId again (e.g. at its end) replaces the record. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentEvent } from '../conversation/events';
 import type { ToolCall } from '../conversation/messages';
 import { displayPath } from './paths';
@@ -15,6 +16,15 @@ export function canonicalArgs(raw: string): string {
   } catch {
     return raw.trim();
   }
+}
+
+/** Keys longer than this are kept as their hash: a guard that remembers 20 calls must not hold 20 whole files (reliability N15). */
+const KEY_HASH_CHARS = 1024;
+
+/** What the guard remembers of a call: its name and canonical arguments, hashed when long. */
+function callKey(call: ToolCall): string {
+  const args = canonicalArgs(call.arguments);
+  return `${call.name} ${args.length > KEY_HASH_CHARS ? `sha256:${createHash('sha256').update(args).digest('hex')}` : args}`;
 }
 
 function sortKeys(v: unknown): unknown {
@@ -101,7 +111,7 @@ export class RepeatGuard implements CallGuard {
   before(sessionId: string, call: ToolCall): ToolResult | undefined {
     if (!this.opts.enabled()) return undefined;
     const s = this.state(sessionId);
-    const key = `${call.name} ${canonicalArgs(call.arguments)}`;
+    const key = callKey(call);
     s.streak = s.lastKey === key ? s.streak + 1 : 1;
     s.lastKey = key;
     s.window.push(key);
@@ -119,7 +129,7 @@ export class RepeatGuard implements CallGuard {
   after(sessionId: string, call: ToolCall, result: ToolResult, notify: (e: AgentEvent) => void, ctx?: ToolContext): ToolResult {
     if (!this.opts.enabled()) return result;
     const s = this.state(sessionId);
-    const key = `${call.name} ${canonicalArgs(call.arguments)}`;
+    const key = callKey(call);
     let out = result;
     if (this.repeatKind(call.name) === 'file-read' && result.ok && result.sha256 && result.realPath) out = this.checkRead(s, sessionId, call, result, ctx);
     else if (this.repeatKind(call.name) === 'scan' && result.ok) out = this.checkScan(s, key, call.name, result);

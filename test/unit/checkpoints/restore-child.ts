@@ -6,6 +6,8 @@
  * - `hold-edits <ws> <dir> <session>`: a turn's start (checkpoint and hold), prints `holding`,
  *   and ends the turn when a line comes on stdin.
  * - `hold-restore <ws> <dir>`: holds the workspace's restore lock until a line comes on stdin.
+ * - `checkpoint <ws> <dir> <session> <turn>`: takes that checkpoint and prints its result as JSON;
+ *   SNOWPEA_FAULT_CHECKPOINT=<git command>:kill kills it part way (reliability N8).
  * With SNOWPEA_TEST_AS_NOBODY=1 a root process becomes nobody first (so permissions bind).
  */
 import { CheckpointStore } from '../../../extension/core/checkpoints';
@@ -42,6 +44,8 @@ async function main(): Promise<void> {
     await nextLine();
     store.atTurnEnd(sid);
     process.stdout.write('released\n');
+  } else if (mode === 'checkpoint') {
+    process.stdout.write(JSON.stringify(await store.snapshot(sid, Number(to), signal)) + '\n');
   } else if (mode === 'hold-restore') {
     const release = store.lock.beginRestore('a restore of session held-by-test');
     process.stdout.write('holding\n');
