@@ -87,7 +87,7 @@ export const settingDefs = {
       session: z.number().positive().max(1_000_000).nullable().default(null),
     }),
     { turn: null, session: null } as { turn: number | null; session: number | null },
-    'Money budget per turn and per session, in the units of the price table (US dollars, or the currency of your model.inputPrice and model.outputPrice), e.g. {"turn": 0.5, "session": 5}; null: no budget. Before each model request Snowpea estimates its cost (its prompt, the part the provider\'s cache should serve, the output so far); when it would pass a budget, the turn pauses and asks: continue once, raise the budget, or stop. The session budget counts what the session has cost in this window or CLI run, subagents included. A model with no price cannot be held to a budget (the chat says so once). User settings only.',
+    'Money budget per turn and per session, in the units of the price table (US dollars, or the currency of your model.inputPrice and model.outputPrice), e.g. {"turn": 0.5, "session": 5}; null: no budget. Before each model request Snowpea estimates its cost (its prompt, the part the provider\'s cache should serve, the output so far); when it would pass a budget, the turn pauses and asks: continue once, raise the budget, or stop. The session budget counts everything the session has cost: its subagents and earlier windows and runs included (stored usage, at the current prices). A model with no price cannot be held to a budget (the chat says so once). User settings only.',
     'user',
   )),
   'agent.contextFileMaxChars': def(nullableInt(100), null as number | null, 'Per-file cap for project instruction files (null: derived from the model context window, clamped to 20,000..500,000; 8,000.. for windows of 32k tokens or less).'),
