@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import type { BudgetRequestMessage } from '../../extension/protocol';
 import { useWebviewEnv } from './harness/suite';
 
 /** The next request over the turn's budget: $0.0040 expected, 9,600 of its 12,000 input tokens from the cache. */
-const PAUSE = { type: 'budget.request', id: 'b1', model: 'gpt-4o', cost: 0.004, promptTokens: 12_000, cachedTokens: 9_600, passes: [{ scope: 'turn', limit: 0.05, spent: 0.048 }] } as const;
+const PAUSE: BudgetRequestMessage = { type: 'budget.request', id: 'b1', model: 'gpt-4o', cost: 0.004, promptTokens: 12_000, cachedTokens: 9_600, passes: [{ scope: 'turn', limit: 0.05, spent: 0.048 }] };
 
 const NEXT = { type: 'cost.next', round: 2, promptTokens: 12_000, cachedTokens: 9_600, outputTokens: 300, cost: 0.004, budget: { turn: { spent: 0.048, limit: 0.05 }, session: { spent: 0.31, limit: null } } } as const;
 
