@@ -41,3 +41,30 @@ export function endpointFlag(flag: string | undefined, env: string | undefined):
   if (problem) throw new FlagError(`${from} must be the http(s) URL of an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (got ${JSON.stringify(value)}: ${problem}); nothing was sent`);
   return value;
 }
+
+/** Most a budget may be (as agent.budget takes it). */
+export const BUDGET_LIMIT = 1_000_000;
+
+const AMOUNT = /^\+?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * `--budget`: `0.50` (this turn's budget), or `turn=0.50`, `session=5`, `turn=0.5,session=5`; amounts
+ * in the price table's units (US dollars unless model.inputPrice says otherwise), above 0 and at
+ * most 1000000.
+ */
+export function budgetFlag(raw: string): { turn?: number; session?: number } {
+  const forms = 'give an amount (this turn), or turn=AMOUNT and/or session=AMOUNT, e.g. --budget 0.50 or --budget turn=0.5,session=5';
+  const out: { turn?: number; session?: number } = {};
+  const parts = raw.trim().split(',').map((p) => p.trim());
+  for (const part of parts) {
+    const m = /^(?:(turn|session)\s*=\s*)?(.*)$/.exec(part)!;
+    const scope = (m[1] ?? (parts.length === 1 ? 'turn' : undefined)) as 'turn' | 'session' | undefined;
+    const text = m[2].trim();
+    const n = AMOUNT.test(text) ? Number(text) : NaN;
+    if (!scope || scope in out || !Number.isFinite(n) || n <= 0 || n > BUDGET_LIMIT) {
+      throw new FlagError(`--budget: ${forms}; each amount above 0 and at most ${BUDGET_LIMIT} (got ${JSON.stringify(raw)})`);
+    }
+    out[scope] = n;
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ declare const SNOWPEA_VERSION: string | undefined;
 const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
-  snowpea run "prompt" [--session ID] [--plan|--act] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N]
+  snowpea run "prompt" [--session ID] [--plan|--act] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N] [--budget AMOUNT]
   snowpea sessions list [--all] [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
@@ -37,6 +37,10 @@ Other flags:
                       a path that is missing, unreadable or refused is an error, and nothing is sent
   --settings FILE     extra settings file (after ~/.snowpea/settings.json and .snowpea/settings.json)
   --max-rounds N      most model rounds in this turn (an integer from 1 to 10000)
+  --budget AMOUNT     run: money budget of this turn (or turn=AMOUNT,session=AMOUNT; agent.budget), in the
+                      price table's units (US dollars unless model.inputPrice says otherwise). When the
+                      next request would pass it the run asks (continue once, raise, stop); without a
+                      terminal, or with --yes, it stops there (exit code 4), never spending past it
   --plan              run: plan mode (read tools only; the answer is a plan, nothing changes); the
                       session stays in plan mode until a run with --act carries the plan out
   --act               run: act (code) mode again, every tool
@@ -56,7 +60,7 @@ Other flags:
 A session ID may be shortened to any start of it that names one session (at least 4 characters).
 
 Exit codes: 0 done, 1 error, 2 no command given, 3 answer cut (output limit) or filtered (content filter),
-130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout's reader went away during run (| head).
+4 stopped at the budget (--budget, agent.budget), 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout's reader went away during run (| head).
 A stopped run ends its turn, keeps the rounds that completed and names the session on stderr.
 A run whose first request fails keeps no session (sessions list shows only sessions with a completed round).
 Before each message the workspace's files are checkpointed (a shadow git repository beside state.db;
@@ -78,6 +82,7 @@ const options = {
   'api-key': { type: 'string' },
   'api-key-file': { type: 'string' },
   'max-rounds': { type: 'string' },
+  budget: { type: 'string' },
   format: { type: 'string' },
   to: { type: 'string' },
   compact: { type: 'boolean' },

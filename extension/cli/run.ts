@@ -1,4 +1,5 @@
-import type { AgentEvent, TodoItem } from '../core/conversation/events';
+import type { AgentEvent, CostNextEvent, TodoItem } from '../core/conversation/events';
+import { formatMoney } from '../core/agent/budget/format';
 import type { Session } from '../core/conversation/session';
 import { closeAllBrowsers } from '../core/browser';
 import { diffStatLine, type TurnReport } from '../core/checkpoints';
@@ -82,6 +83,8 @@ function humanRenderer(verbose: boolean): Renderer {
     else if (e.type === 'retry') note(`  retrying (${e.reason}) in ${Math.round(e.delayMs)} ms`);
     else if (e.type === 'error') note(`snowpea: ${block(e.message)}`);
     else if (e.type === 'compaction') note(`  ${block(compactionEventLine(e))}`);
+    else if (e.type === 'budget.notice') note(`snowpea warn: ${block(e.text)}`);
+    else if (e.type === 'cost.next' && verbose) note(`  next request: ${costNextLine(e)}`);
     else if (e.type === 'turn.end') {
       endThinking();
       if (midLine) out('\n');
@@ -113,7 +116,7 @@ function jsonRenderer(): Renderer {
   return {
     event: (e) => {
       if (e.type === 'turn.end') return void (turnEnd = e);
-      line(e.type === 'meter' && e.cost ? { ...e, cost: roundedCost(e.cost) } : e);
+      line(e.type === 'meter' && e.cost ? { ...e, cost: roundedCost(e.cost) } : e.type === 'cost.next' ? roundedNext(e) : e);
       if (e.type === 'error') process.stderr.write(`snowpea: ${block(e.message)}\n`);
     },
     end: (report) => {
@@ -124,6 +127,9 @@ function jsonRenderer(): Renderer {
   };
 }
 
+/** Exit status of a run stopped at its money budget (agent.budget, --budget). */
+export const BUDGET_EXIT = 4;
+
 /** Decimal places of the dollar amounts --json prints (a millionth of a dollar): 0.0001225, not 0.00012250000000000002. */
 const COST_DECIMALS = 6;
 
@@ -131,6 +137,19 @@ const COST_DECIMALS = 6;
 export function roundedCost<T extends Record<string, number>>(cost: T): T {
   const scale = 10 ** COST_DECIMALS;
   return Object.fromEntries(Object.entries(cost).map(([k, v]) => [k, Math.round(v * scale) / scale])) as T;
+}
+
+/** The expected cost of the next request with --json: the amounts rounded like the meter's. */
+function roundedNext(e: CostNextEvent): CostNextEvent {
+  const r = (n: number) => roundedCost({ n }).n;
+  const b = e.budget;
+  return { ...e, cost: r(e.cost), budget: { turn: { ...b.turn, spent: r(b.turn.spent) }, session: { ...b.session, spent: r(b.session.spent) } } };
+}
+
+/** `~$0.0040 (9,600 of 12,000 input tokens expected from the cache); this turn $0.048 of $0.050` (--verbose). */
+function costNextLine(e: CostNextEvent): string {
+  const scope = (name: 'turn' | 'session') => `this ${name} ${formatMoney(e.budget[name].spent)}${e.budget[name].limit === null ? '' : ` of ${formatMoney(e.budget[name].limit!)}`}`;
+  return `~${formatMoney(e.cost)} (${e.cachedTokens.toLocaleString('en-US')} of ${e.promptTokens.toLocaleString('en-US')} input tokens expected from the cache); ${scope('turn')}, ${scope('session')}`;
 }
 
 /** Whether a model round completed in the session (an answer or a tool call was stored). */
@@ -147,7 +166,7 @@ function stoppedLine(session: Session, why: StopReason): string {
 /**
  * `snowpea run "prompt"`: one turn in the current folder. A new session in which no round completed
  * (the first request failed) is not kept. Exit codes: 0 done, 1 error, 3 the answer was cut at the
- * output limit or stopped by the provider's content filter, 130 Ctrl-C,
+ * output limit or stopped by the provider's content filter, 4 stopped at the budget, 130 Ctrl-C,
  * 143 SIGTERM, 129 SIGHUP, 141 stdout's reader went away (EPIPE: `| head`); each stop ends the
  * turn, records what completed, names the session on stderr and closes the store first.
  * An --attach path that cannot be attached is refused before anything is opened or sent.
@@ -193,7 +212,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     if (!stop.received && !flags.json && result.reason === 'done' && session.mode === 'plan') {
       process.stderr.write(`plan mode: nothing was changed. To carry out the plan: snowpea run --session ${session.id} --act "carry out the plan"\n`);
     }
-    return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : cut ? 3 : 1);
+    return stop.exitCode(result.reason === 'done' ? 0 : result.reason === 'cancelled' ? 130 : result.reason === 'budget' ? BUDGET_EXIT : cut ? 3 : 1);
   } catch (e) {
     if (!stop.received) throw e;
     // Stopped while composing the prompt.

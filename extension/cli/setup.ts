@@ -19,10 +19,11 @@ import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { keyForEndpoint, workspaceEndpointConfirmed } from './key-route';
 import { cliStartingTools } from './mcp-wait';
 import { missingKeyProblem, withKeyHint } from './api-key';
-import { endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
+import { budgetFlag, endpointFlag, endpointProblem, FlagError, maxRoundsFlag } from './flag-checks';
 import { modelClientLogger, openWithNoticesOnce } from './quiet-logs';
 import { interactive, terminalAskUser, terminalConfirm } from './terminal';
 import { terminalApprover } from './terminal-approver';
+import { terminalBudgetAsker } from './terminal-budget';
 import { block } from './terminal-text';
 import { ApprovalMemory } from '../core/tools/policy/memory';
 import { CheckpointStore, workspaceCoordinationDir } from '../core/checkpoints';
@@ -34,6 +35,8 @@ export interface CommonFlags {
   model?: string;
   'api-key'?: string;
   'max-rounds'?: string;
+  /** `--budget`: this turn's budget, or turn=…,session=… (flag-checks.ts budgetFlag). */
+  budget?: string;
   'state-db'?: string;
   yes?: boolean;
   verbose?: boolean;
@@ -76,6 +79,12 @@ export function cliLoadedSettings(cwd: string, flags: CommonFlags, log: Logger, 
   if (flags['max-rounds'] !== undefined) fromFlags['agent.maxRounds'] = maxRoundsFlag(flags['max-rounds']);
   sources.push({ name: 'command-line flags', values: fromFlags });
   const loaded = mergeSettings(sources);
+  // --budget sets the budgets it names; the others stay as the settings files have them.
+  if (flags.budget !== undefined) {
+    loaded.settings['agent.budget'] = { ...loaded.settings['agent.budget'], ...budgetFlag(flags.budget) };
+    loaded.origin['agent.budget'] = 'command-line flags';
+    loaded.scope['agent.budget'] = 'user';
+  }
   for (const s of sources) if (s.error) log.warn(s.error);
   for (const i of loaded.issues) {
     if (i.source === 'command-line flags') throw new FlagError(formatIssue(i));
@@ -231,6 +240,7 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     approver: terminalApprover(),
     approvals: new ApprovalMemory(!!flags.yes),
     askUser: terminalAskUser(),
+    askBudget: terminalBudgetAsker({ yes: flags.yes }),
     logger: log,
     scratchRoot: cliScratchRoot(),
     apiKey: () => apiKey,

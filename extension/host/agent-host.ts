@@ -260,6 +260,7 @@ export class AgentHost implements vscode.Disposable {
       watchProblems: (absPath, signal) => this.editDiagnostics.watch(absPath, signal),
       approver: this.prompts,
       askUser: this.prompts.askUser,
+      askBudget: this.prompts,
       logger: this.log,
       scratchRoot: path.join(this.context.globalStorageUri.fsPath, 'scratch'),
       workspaceTrusted: () => this.trusted,

@@ -69,6 +69,7 @@ export class ChatSurface implements vscode.Disposable {
     newChat: async () => this.d.resetAll(await this.d.host.newChat()),
     'approval.reply': (m) => this.d.host.prompts.replyApproval(m.id, m.decision),
     'ask.reply': (m) => this.d.host.prompts.replyAsk(m.id, m.answer),
+    'budget.reply': (m) => this.d.host.prompts.replyBudget(m.id, m.decision === 'raise' ? { decision: 'raise', ...(m.turn === undefined ? {} : { turn: m.turn }), ...(m.session === undefined ? {} : { session: m.session }) } : { decision: m.decision }),
     'changes.keep': (m) => this.d.host.edits.changes.keep(m.path),
     'changes.undo': (m) => this.d.host.edits.changes.undo(m.path),
     'changes.open': (m) => this.d.host.edits.changes.open(m.path),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lineCounts } from '../core/tools/core/proposal';
 import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, Approver, WriteProposal } from '../core/tools/types';
+import type { BudgetAnswer, BudgetAsker, BudgetPause } from '../core/agent/budget/types';
 import type { HostMessage } from '../protocol';
 
 /** Shows a proposed write for review beside the card (the diff editor): either answers, `finish` returns the text accepted. */
@@ -12,12 +13,14 @@ export interface ProposalReviewer {
 type Pending<T> = { resolve: (v: T) => void; cleanup: () => void; message: HostMessage };
 
 /**
- * Approvals and ask_user questions shown inline in the chat. It only asks: the policy
- * (core/tools/policy) decided that this call needs the user, and remembers an "always" answer.
+ * Approvals, ask_user questions and budget pauses shown inline in the chat. It only asks: the
+ * policy (core/tools/policy) decided that this call needs the user, and remembers an "always"
+ * answer; the budget (core/agent/budget) decided that the next request would pass it.
  */
-export class WebviewPrompts implements Approver {
+export class WebviewPrompts implements Approver, BudgetAsker {
   private readonly approvals = new Map<string, Pending<'allow' | 'allowAlways' | 'deny'>>();
   private readonly questions = new Map<string, Pending<string>>();
+  private readonly budgets = new Map<string, Pending<BudgetAnswer>>();
 
   constructor(
     private readonly post: (msg: HostMessage) => void,
@@ -53,9 +56,28 @@ export class WebviewPrompts implements Approver {
     return this.wait(this.questions, id, signal, '', { type: 'ask.request', id, question, ...(choices ? { choices } : {}) });
   };
 
+  /** The budget card: a turn stopped meanwhile (Stop, New Chat) answers stop, which the turn takes as cancelled. */
+  ask = (pause: BudgetPause, signal: AbortSignal): Promise<BudgetAnswer> => {
+    const { expected: e } = pause;
+    const id = randomUUID();
+    return this.wait<BudgetAnswer>(this.budgets, id, signal, { decision: 'stop' }, {
+      type: 'budget.request',
+      id,
+      model: pause.model,
+      cost: e.cost,
+      promptTokens: e.promptTokens,
+      cachedTokens: e.cachedTokens,
+      passes: pause.passes,
+    });
+  };
+
   /** The requests still waiting for an answer, oldest first: a webview that reloads (or was hidden) gets them again. */
   pendingMessages(): HostMessage[] {
-    return [...this.approvals.values(), ...this.questions.values()].map((p) => p.message);
+    return [...this.approvals.values(), ...this.questions.values(), ...this.budgets.values()].map((p) => p.message);
+  }
+
+  replyBudget(id: string, answer: BudgetAnswer): void {
+    this.budgets.get(id)?.resolve(answer);
   }
 
   replyApproval(id: string, decision: 'allow' | 'allowAlways' | 'deny'): void {

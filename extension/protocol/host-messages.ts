@@ -106,6 +106,20 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval.settled'), id: z.string() }),
   /** Files the turn's auto-approved edits changed, for Keep or Undo (empty: none left to decide). */
   z.object({ type: z.literal('changes.list'), files: z.array(changedFileSchema) }),
+  /**
+   * The next request would pass a money budget (agent.budget): the turn waits for `budget.reply`.
+   * `passes`: each budget it would pass, its limit and what was spent against it; the request's
+   * expected cost, prompt tokens and the part expected from the provider's cache.
+   */
+  z.object({
+    type: z.literal('budget.request'),
+    id: z.string(),
+    model: z.string(),
+    cost: z.number().nonnegative(),
+    promptTokens: z.number().int().nonnegative(),
+    cachedTokens: z.number().int().nonnegative(),
+    passes: z.array(z.object({ scope: z.enum(['turn', 'session']), limit: z.number().positive(), spent: z.number().nonnegative() })).min(1).max(2),
+  }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   /** A quiet line in the chat: workspace settings Snowpea ignored, a workspace at the home folder. */
@@ -139,3 +153,4 @@ export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 export type ImageMeta = z.infer<typeof imageMetaSchema>;
 export type InitMessage = Extract<HostMessage, { type: 'init' }>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;
+export type BudgetRequestMessage = Extract<HostMessage, { type: 'budget.request' }>;

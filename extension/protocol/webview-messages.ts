@@ -11,6 +11,9 @@ export const MAX_SEND_TEXT_CHARS = 1_000_000;
 export const MAX_FILE_QUERY_CHARS = 500;
 
 export const approvalDecisions = ['allow', 'allowAlways', 'deny'] as const;
+export const budgetDecisions = ['continue', 'raise', 'stop'] as const;
+/** A budget the card raises to: as agent.budget takes it. */
+const budgetAmount = z.number().positive().max(1_000_000);
 
 export const outgoingImageSchema = z.object({
   name: z.string().min(1).max(512),
@@ -37,6 +40,10 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('approval.reply'), id: z.string(), decision: z.enum(approvalDecisions) }),
   z.object({ type: z.literal('ask.reply'), id: z.string(), answer: z.string() }),
+  /** The budget card's answer: continue once, stop, or raise the budgets that were passed to the amounts given. */
+  z
+    .object({ type: z.literal('budget.reply'), id: z.string(), decision: z.enum(budgetDecisions), turn: budgetAmount.optional(), session: budgetAmount.optional() })
+    .refine((m) => m.decision !== 'raise' || m.turn !== undefined || m.session !== undefined, { message: 'raise needs a new turn or session budget' }),
   /** The changed-files list: Keep or Undo one file (`path` as listed) or, without a path, all; open its diff against the turn's start. */
   z.object({ type: z.literal('changes.keep'), path: z.string().optional() }),
   z.object({ type: z.literal('changes.undo'), path: z.string().optional() }),

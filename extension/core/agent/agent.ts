@@ -4,7 +4,7 @@ import { limitsFromSettings } from '../images/limits';
 import { AttachmentStore } from '../images/store';
 import type { Logger } from '../log';
 import { modelCapabilities } from '../model/capabilities';
-import type { ModelClient } from '../model/types';
+import type { ModelClient, Usage } from '../model/types';
 import type { Settings } from '../settings/schema';
 import type { ToolRegistry } from '../tools/registry';
 import { RepeatGuard } from '../tools/repeat-guard';
@@ -19,6 +19,8 @@ import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/typ
 import type { Disposable } from '../conversation/emitter';
 import { AgentLoop, type TurnResult } from './loop';
 import { RoundMeter } from './meter';
+import { BudgetGuard } from './budget/guard';
+import type { BudgetAsker } from './budget/types';
 import type { ContentPart, Message } from '../conversation/messages';
 import type { TodoItem } from '../conversation/events';
 import { closeOrphanCalls } from '../conversation/orphans';
@@ -42,6 +44,8 @@ export interface AgentStore extends TranscriptSink {
   /** For deleteSession (state.db has both). */
   deleteSession?(id: string): boolean;
   childSessions?(parentId: string): Array<{ id: string }>;
+  /** A session's stored token usage per round (the budget prices a resumed session's earlier rounds). */
+  getUsage?(id: string): Array<{ prompt: number; completion: number; cached: number }>;
 }
 
 /** What `Agent.send` tells its caller before the turn runs. */
@@ -86,6 +90,8 @@ export interface AgentOptions {
   checkpoints?: CheckpointSeam;
   /** VS Code: watches an edited file's diagnostics so write_file/edit_file report the problems they introduced. */
   watchProblems?: ToolContext['watchProblems'];
+  /** Who answers when the next request would pass agent.budget (the chat's card, the terminal); absent: the turn stops there. */
+  askBudget?: BudgetAsker;
 }
 
 /**
@@ -109,6 +115,8 @@ export class Agent implements Disposable {
   readonly approvals: ApprovalMemory;
   /** Compaction of conversations that near the model's context window (and /compact). */
   readonly compactor: Compactor;
+  /** The money budget (agent.budget) and the forecast of each request's cost. */
+  readonly budget: BudgetGuard;
 
   constructor(private readonly opts: AgentOptions) {
     this.approvals = opts.approvals ?? new ApprovalMemory();
@@ -159,6 +167,14 @@ export class Agent implements Disposable {
     this.sink = opts.store && { ...referencingSink(opts.store, this.attachments, opts.logger), recordToolCall: opts.store.recordToolCall?.bind(opts.store) };
     this.compactor = new Compactor({ settings: opts.settings, client: opts.client, logger: opts.logger, sink: this.sink, imageResolver: this.prompt.imageResolver });
     const meter = new RoundMeter({ settings: opts.settings, prompt: this.prompt, runtime: this.runtime, compactor: this.compactor, client: opts.client });
+    this.budget = new BudgetGuard({
+      settings: opts.settings,
+      tokens: this.compactor.estimator,
+      rootOf: (session) => this.rootOf(session),
+      asker: opts.askBudget,
+      storedUsage: (id) => this.storedUsage(id),
+      logger: opts.logger,
+    });
     this.loop = new AgentLoop({
       compactor: this.compactor,
       client: opts.client,
@@ -171,8 +187,10 @@ export class Agent implements Disposable {
       ...(opts.startingTools ? { beforeFirstRequest: (_session: Session, signal: AbortSignal) => opts.startingTools!.firstListed(signal) } : {}),
       // The chat's meter: a subagent's rounds show as its delegate_task card, not on the meter.
       meter: (session, usage) => (session.isSubagent ? undefined : meter.measure(session, usage)),
+      beforeRequest: (session, request, signal, tell) => this.budget.check(session, request, signal, tell),
     });
     this.onEvent = this.loop.onEvent;
+    this.disposables.push(this.loop.onEvent((e) => this.budget.observe(e, (id) => this.live.get(id))));
   }
 
   newSession(init: { mode?: Mode; role?: string; parentId?: string; title?: string } = {}): Session {
@@ -337,6 +355,7 @@ export class Agent implements Disposable {
     this.prompt.forget(id);
     this.project.forget(id);
     this.compactor.forget(id);
+    this.budget.forget(id);
   }
 
   /**
@@ -369,7 +388,23 @@ export class Agent implements Disposable {
       this.prompt.forget(child.id);
       this.project.forget(child.id);
       this.compactor.forget(child.id);
+      this.budget.forget(child.id);
     }
+  }
+
+  /** The session a session's spending counts for: itself, or (a subagent) its root parent while that is live. */
+  private rootOf(session: Session): Session {
+    let root = session;
+    while (root.parentId && this.live.get(root.parentId)) root = this.live.get(root.parentId)!;
+    return root;
+  }
+
+  /** The token usage stored for a session and its subagents, as the pricing takes it. */
+  private storedUsage(id: string): Usage[] {
+    const store = this.opts.store;
+    if (!store?.getUsage) return [];
+    const ids = [id, ...(store.childSessions?.(id) ?? []).map((c) => c.id)];
+    return ids.flatMap((sid) => store.getUsage!(sid).map((u) => ({ promptTokens: u.prompt, cachedTokens: u.cached, completionTokens: u.completion })));
   }
 
   private toolContext(session: Session, signal: AbortSignal, onOutput: (chunk: string) => void): ToolContext {
@@ -413,9 +448,7 @@ export class Agent implements Disposable {
    * --attach inlined after it (red-team N7: a README's address is not one the user typed).
    */
   private userTexts(session: Session): string[] {
-    let root = session;
-    while (root.parentId && this.live.get(root.parentId)) root = this.live.get(root.parentId)!;
-    return root.messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [typedText(m.content)] : []));
+    return this.rootOf(session).messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [typedText(m.content)] : []));
   }
 
   dispose(): void {

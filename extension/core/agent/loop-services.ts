@@ -1,9 +1,9 @@
 import type { Logger } from '../log';
-import type { ModelClient, Usage } from '../model/types';
+import type { ModelClient, Usage, WireMessage, WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
 import type { ToolContext } from '../tools/types';
 import type { ToolRuntime } from '../tools/tool-runtime';
-import type { MeterEvent } from '../conversation/events';
+import type { AgentEvent, MeterEvent } from '../conversation/events';
 import type { Session } from '../conversation/session';
 import type { TranscriptSink } from '../conversation/transcript-sink';
 import type { PromptBuilder } from '../context/prompt-builder';
@@ -28,6 +28,12 @@ export interface LoopServices {
   beforeFirstRequest?(session: Session, signal: AbortSignal): Promise<void>;
   /** Compaction of requests that near the context window (absent: none; a context_length error ends the turn). */
   compactor?: Compactor;
+  /**
+   * Before each model request, once any compaction is done (the money budget): resolves to
+   * undefined to send `request`, or to why the turn stops instead. It may wait for the user. `tell`
+   * reports an event that is not stored (the expected cost, a notice).
+   */
+  beforeRequest?(session: Session, request: { wire: readonly WireMessage[]; tools: readonly WireTool[] }, signal: AbortSignal, tell: (e: AgentEvent) => void): Promise<string | undefined>;
   /** The context meter of a round the provider reported usage for, emitted after its `usage` (absent, or undefined for a session: none). */
   meter?(session: Session, usage: Usage): MeterEvent | undefined;
 }

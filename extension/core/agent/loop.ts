@@ -12,6 +12,7 @@ import { sessionTitle, type Session } from '../conversation/session';
 import { toWireMessages } from '../conversation/wire';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
+import { BudgetStopped } from './budget/types';
 
 /** A request estimated above this share of the window is "near" it: an unexplained 400 for it is taken for an overflow once. */
 const NEAR_WINDOW = 0.7;
@@ -124,6 +125,10 @@ export class AgentLoop {
       try {
         response = await this.request(session, signal, built);
       } catch (e) {
+        if (e instanceof BudgetStopped && !signal.aborted) {
+          emit({ type: 'error', sessionId: session.id, message: e.message, kind: 'budget' });
+          return end('budget', e.message);
+        }
         const err = e instanceof ModelError ? e : new ModelError('network', (e as Error).message ?? String(e));
         if (err.kind === 'cancelled' || signal.aborted) return end('cancelled');
         emit({ type: 'error', sessionId: session.id, message: err.message, kind: err.kind });
@@ -226,7 +231,8 @@ export class AgentLoop {
 
   /**
    * One round's model call. A request past agent.compactAt of the window compacts first; a
-   * provider that still answers context_length gets one harder compaction and a retry.
+   * provider that still answers context_length gets one harder compaction and a retry. Before each
+   * attempt the budget may pause the turn, or stop it (BudgetStopped).
    */
   private async request(session: Session, signal: AbortSignal, built: { ms: number }): Promise<ModelResponse> {
     const { services } = this;
@@ -241,6 +247,9 @@ export class AgentLoop {
       }
     }
     for (let attempt = 0; ; attempt++) {
+      // The budget sees the request as it goes out (compacted, or again after an overflow).
+      const stop = await services.beforeRequest?.(session, req, signal, (e) => this.emitter.fire(e));
+      if (stop !== undefined) throw new BudgetStopped(stop);
       try {
         const response = await services.client().complete(
           { messages: req.wire, tools: req.tools, cacheKey: session.parentId ?? session.id },

@@ -73,6 +73,30 @@ export const meterEventSchema = z.object({
     .optional(),
 });
 
+const money = z.number().nonnegative();
+/** What a turn or the session has cost so far, and its budget (agent.budget; null: none). */
+const spendSchema = z.object({ spent: money, limit: z.number().positive().nullable() });
+
+/**
+ * Before a model request goes out (after any compaction): what it is expected to cost, priced like
+ * the meter (core/agent/budget/forecast.ts): its prompt tokens, the part the provider's cache should
+ * serve (the prefix it shares with the session's previous request, at the hit rate that request
+ * showed), the output the session's rounds averaged so far, and what the turn and the session have
+ * cost against their budgets. Only for priced models; told, not stored.
+ */
+export const costNextEventSchema = z.object({
+  type: z.literal('cost.next'),
+  sessionId,
+  /** The round this request belongs to (the same number as its `round.start`, `usage` and `meter`). */
+  round: z.number().int(),
+  promptTokens: count,
+  cachedTokens: count,
+  outputTokens: count,
+  /** The expected cost of the request, in the units of the price table. */
+  cost: money,
+  budget: z.object({ turn: spendSchema, session: spendSchema }),
+});
+
 /** A step of the model's todo list (todo_write): the whole list is replaced at each call. */
 export const todoStatuses = ['pending', 'in_progress', 'done'] as const;
 export const todoItemSchema = z.strictObject({
@@ -88,7 +112,8 @@ export type TodoItem = z.infer<typeof todoItemSchema>;
 export const sessionModes = ['code', 'plan', 'ask'] as const;
 
 /** Why a turn ended (the loop's TurnResult and the turn.end event). */
-export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'error'] as const;
+/** `budget`: the next request would have passed agent.budget and the user (or, with nobody to ask, Snowpea) stopped. */
+export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'budget', 'error'] as const;
 export type TurnEndReason = (typeof turnEndReasons)[number];
 
 export const agentEventSchema = z.discriminatedUnion('type', [
@@ -126,6 +151,9 @@ export const agentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('todos'), sessionId, todos: todoListSchema }),
   z.object({ type: z.literal('usage'), sessionId, round: z.number().int(), usage: usageSchema }),
   meterEventSchema,
+  costNextEventSchema,
+  /** A budget is set but cannot be held (the model has no price): said once per model. */
+  z.object({ type: z.literal('budget.notice'), sessionId, text: z.string() }),
   z.object({ type: z.literal('retry'), sessionId, attempt: z.number().int(), delayMs: z.number().nonnegative(), reason: z.string() }),
   z.object({ type: z.literal('loop.suspected'), sessionId, tool: z.string(), count: z.number().int() }),
   z.object({ type: z.literal('error'), sessionId, message: z.string(), kind: z.string().optional() }),
@@ -152,6 +180,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent['type'];
 export type MeterEvent = z.infer<typeof meterEventSchema>;
+export type CostNextEvent = z.infer<typeof costNextEventSchema>;
 
 /** Type-level check: the event's usage is the model's Usage, both ways (this file stops compiling if they drift). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

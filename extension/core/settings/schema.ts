@@ -81,6 +81,15 @@ export const settingDefs = {
   'agent.compactAt': risky('safety-net', oneWay('higher', def(z.number().min(0.2).max(1).nullable(), 0.8 as number | null, 'Compact the conversation when a request would pass this share of the model\'s context window (after the answer budget): the model summarizes the older rounds and later requests carry the summary instead; also when the provider answers that a request is too long. null: never compact (a request that does not fit ends the turn with an error). The stored session keeps every message.'))),
   'agent.compactKeepRounds': def(nullableInt(0, 1000), null as number | null, 'Newest model rounds a compaction keeps whole (null: agent.keepToolRounds).'),
   'agent.maxRounds': risky('spend', oneWay('lower', def(int(1, 10_000), 50, 'Most model rounds in one turn before the turn stops with a message.'))),
+  'agent.budget': risky('spend', def(
+    z.strictObject({
+      turn: z.number().positive().max(1_000_000).nullable().default(null),
+      session: z.number().positive().max(1_000_000).nullable().default(null),
+    }),
+    { turn: null, session: null } as { turn: number | null; session: number | null },
+    'Money budget per turn and per session, in the units of the price table (US dollars, or the currency of your model.inputPrice and model.outputPrice), e.g. {"turn": 0.5, "session": 5}; null: no budget. Before each model request Snowpea estimates its cost (its prompt, the part the provider\'s cache should serve, the output so far); when it would pass a budget, the turn pauses and asks: continue once, raise the budget, or stop. The session budget counts everything the session has cost: its subagents and earlier windows and runs included (stored usage, at the current prices). A model with no price cannot be held to a budget (the chat says so once). User settings only.',
+    'user',
+  )),
   'agent.contextFileMaxChars': def(nullableInt(100), null as number | null, 'Per-file cap for project instruction files (null: derived from the model context window, clamped to 20,000..500,000; 8,000.. for windows of 32k tokens or less).'),
   'agent.contextFilesMaxChars': def(nullableInt(100), null as number | null, 'Cap for the whole # Project Context block (null: derived from the model context window, clamped to 12,000..120,000).'),
   'agent.ignoreContextFiles': def(z.boolean(), false, 'Skip project instruction files (AGENTS.md, CLAUDE.md, .snowpea/instructions.md, .cursorrules) entirely.'),

@@ -29,6 +29,8 @@ const everyEvent: AgentEvent[] = [
   { type: 'reasoning.delta', sessionId: 's', text: 'Let me think.' },
   { type: 'mode', sessionId: 's', mode: 'plan' },
   { type: 'todos', sessionId: 's', todos: [{ text: 'read the code', status: 'done' }, { text: 'fix it', status: 'in_progress' }] },
+  { type: 'cost.next', sessionId: 's', round: 2, promptTokens: 12_000, cachedTokens: 9_600, outputTokens: 300, cost: 0.0042, budget: { turn: { spent: 0.04, limit: 0.05 }, session: { spent: 0.3, limit: null } } },
+  { type: 'budget.notice', sessionId: 's', text: 'Your budget (agent.budget) cannot be enforced: no price.' },
 ];
 
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -71,6 +73,7 @@ describe('protocol: message schemas', () => {
       },
       { type: 'approval.request', id: 'a1', tool: 'write_file', summary: 'write .env', reason: 'protected path' },
       { type: 'ask.request', id: 'q1', question: 'Which?', choices: ['a', 'b'] },
+      { type: 'budget.request', id: 'b1', model: 'gpt-4o', cost: 0.004, promptTokens: 12_000, cachedTokens: 9_600, passes: [{ scope: 'turn', limit: 0.05, spent: 0.048 }] },
       { type: 'error', message: 'no endpoint' },
       { type: 'init', sessionId: 's', title: 't', model: 'm', loadedTools: [], workspaceTrusted: true, setupNeeded: false, supportsImages: false },
       { type: 'approval.request', id: 'a2', tool: 'write_file', summary: 'write .env', reason: 'protected path', alwaysAsk: true },
@@ -141,6 +144,9 @@ describe('protocol: message schemas', () => {
       { type: 'stop' },
       { type: 'newChat' },
       { type: 'approval.reply', id: 'a1', decision: 'allowAlways' },
+      { type: 'budget.reply', id: 'b1', decision: 'continue' },
+      { type: 'budget.reply', id: 'b1', decision: 'raise', turn: 0.2 },
+      { type: 'budget.reply', id: 'b1', decision: 'raise', session: 10 },
       { type: 'ask.reply', id: 'q1', answer: 'b' },
       { type: 'retry' },
       { type: 'insertCode', code: 'const x = 1;', language: 'ts' },
@@ -160,6 +166,9 @@ describe('protocol: message schemas', () => {
       { type: 'send', text: 'x', images: [{ name: 'p', mime: 'image/png', dataBase64: `data:image/png;base64,${tinyPng}`, width: 1, height: 1 }] },
       { type: 'send', text: 'x', images: [{ name: 'p', mime: 'image/png', dataBase64: tinyPng, width: 0, height: 1 }] },
       { type: 'approval.reply', id: 'a1', decision: 'maybe' },
+      { type: 'budget.reply', id: 'b1', decision: 'raise' },
+      { type: 'budget.reply', id: 'b1', decision: 'raise', turn: -1 },
+      { type: 'budget.reply', id: 'b1', decision: 'later' },
       { type: 'ask.reply', id: 'q1' },
       { typ: 'ready' },
       { type: 'send' },
@@ -189,6 +198,8 @@ describe('protocol: message schemas', () => {
       compaction: () => 'm',
       mode: () => 'o',
       todos: () => 'p',
+      'cost.next': () => 'q',
+      'budget.notice': () => 'r',
       'turn.end': () => 'l',
     };
     assert.equal(dispatch(handlers, everyEvent[0] as AgentEventMessage, seen), 'a');

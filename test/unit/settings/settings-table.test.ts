@@ -26,6 +26,7 @@ const TABLE: Record<SettingKey, Row> = {
   'agent.compactAt': { risk: 'safety-net', widen: 0.2 },
   'agent.compactKeepRounds': { risk: null },
   'agent.maxRounds': { risk: 'spend', widen: 10_000 },
+  'agent.budget': { risk: 'spend', widen: { turn: 1000, session: null } },
   'agent.contextFileMaxChars': { risk: null },
   'agent.contextFilesMaxChars': { risk: null },
   'agent.ignoreContextFiles': { risk: null },

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ImageMeta } from '../../../extension/protocol';
+import type { ApprovalDecision, ImageMeta, WebviewMessage } from '../../../extension/protocol';
 import type { Bridge } from '../bridge/vscode-api';
 import type { Store } from '../state/store';
 import type { ChatAction, ChatState } from '../state/types';
@@ -37,6 +37,8 @@ export interface ChatActions extends AttachActions {
   toggleCompaction(id: string): void;
   replyApproval(id: string, decision: ApprovalDecision): void;
   replyAsk(id: string, answer: string): void;
+  /** The budget card: continue once, stop, or raise the budgets that were passed (`turn`, `session`: the new amounts). */
+  replyBudget(id: string, answer: BudgetReply): void;
   /** The changed-files list: keep or undo one file (as listed) or, without a path, all; open a file's diff. */
   keepChanges(path?: string): void;
   undoChanges(path?: string): void;
@@ -49,6 +51,9 @@ export interface ChatActions extends AttachActions {
   /** The popup closed: the next query is sent even if it repeats the last one (files may have changed). */
   endFileQuery(): void;
 }
+
+/** A budget card's answer as it goes to the host. */
+export type BudgetReply = Omit<Extract<WebviewMessage, { type: 'budget.reply' }>, 'type' | 'id'>;
 
 export function createChatActions(store: Store<ChatState, ChatAction>, bridge: Pick<Bridge, 'post'>, attach = createAttachActions(store)): ChatActions {
   let lastQuery: string | undefined;
@@ -114,6 +119,9 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     replyAsk(id, answer) {
       bridge.post({ type: 'ask.reply', id, answer });
       store.dispatch({ type: 'ask.answered', id });
+    },
+    replyBudget(id, answer) {
+      if (bridge.post({ type: 'budget.reply', id, ...answer })) store.dispatch({ type: 'budget.answered', id });
     },
     keepChanges: (path) => void bridge.post({ type: 'changes.keep', ...(path === undefined ? {} : { path }) }),
     undoChanges: (path) => void bridge.post({ type: 'changes.undo', ...(path === undefined ? {} : { path }) }),

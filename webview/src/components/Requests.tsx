@@ -1,17 +1,22 @@
 import { useState } from 'react';
 import { useActions, useChat } from '../app/context';
 import type { ApprovalRequest, AskRequest } from '../state/types';
+import { BudgetCard } from './BudgetCard';
 import { Icon } from './Icon';
 import { ProposalLine } from './ProposalLine';
 import { countHidden, VisibleText } from './VisibleText';
 
-/** Questions the host is waiting on: tool approvals and ask_user questions, answered inline. */
+/** Questions the host is waiting on: tool approvals, ask_user questions and budget pauses, answered inline. */
 export function PendingRequests() {
   const approvals = useChat((s) => s.approvals);
   const asks = useChat((s) => s.asks);
-  if (!approvals.length && !asks.length) return null;
+  const budgets = useChat((s) => s.budgets);
+  if (!approvals.length && !asks.length && !budgets.length) return null;
   return (
     <div className="requests">
+      {budgets.map((b) => (
+        <BudgetCard key={b.id} request={b} />
+      ))}
       {approvals.map((a) => (
         <ApprovalCard key={a.id} request={a} />
       ))}

@@ -102,6 +102,13 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
     return waiting ? insertItemAt(closed, last, divider) : appendItem(closed, divider);
   },
 
+  'cost.next': (e, { s }) => {
+    const { type: _type, sessionId: _id, ...next } = e;
+    return { ...s, nextCost: next };
+  },
+
+  'budget.notice': (e, { s }) => appendItem(closeAssistantText(s), { kind: 'notice', text: e.text }),
+
   mode: (e, { s }) => ({ ...s, mode: e.mode, planReady: false }),
 
   todos: (e, { s }) => ({ ...s, todos: e.todos }),
@@ -109,7 +116,7 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
   'turn.end': (e, { s, at }) => {
     // A plan-mode turn that answered offers "Approve plan"; a stopped or failed one does not.
     const planReady = e.reason === 'done' && s.mode === 'plan';
-    const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [], planReady };
+    const settled: ChatState = { ...settleItems(s, at), running: false, stopping: false, retry: null, retrying: false, approvals: [], asks: [], budgets: [], planReady };
     const note = turnEndNotes[e.reason]?.(e.rounds);
     return note ? appendItem(settled, { kind: 'notice', text: note }) : settled;
   },
@@ -122,7 +129,7 @@ function lastUserText(s: ChatState): string | undefined {
 }
 
 /** Errors that running the same prompt again would not help with (every provider error may: a key set since, a server back up). */
-const notRetryable = new Set(['max_rounds', 'cancelled']);
+const notRetryable = new Set(['max_rounds', 'cancelled', 'budget']);
 
 /** A quiet line for turns that did not simply finish. */
 const turnEndNotes: Partial<Record<TurnEndReason, (rounds: number) => string>> = {

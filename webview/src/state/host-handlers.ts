@@ -20,9 +20,9 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     };
     const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping, mode: m.mode ?? 'code', todos: m.todos ?? [] };
     // Requests the host still waits on are re-sent after init; anything else is stale.
-    const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], retry: null, retrying: false };
+    const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], budgets: [], retry: null, retrying: false };
     if (sameSession) return cleared;
-    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], approvals: [], asks: [], planReady: false };
+    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], nextCost: null, approvals: [], asks: [], budgets: [], planReady: false };
   },
 
   header: (m, { s }) => {
@@ -62,6 +62,11 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
   }),
 
   'approval.settled': (m, { s }) => ({ ...s, approvals: s.approvals.filter((a) => a.id !== m.id) }),
+
+  'budget.request': (m, { s }) => {
+    const { type: _type, ...request } = m;
+    return { ...s, budgets: [...s.budgets.filter((b) => b.id !== m.id), request] };
+  },
 
   'changes.list': (m, { s }) => ({ ...s, changes: m.files }),
 

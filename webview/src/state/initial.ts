@@ -13,6 +13,8 @@ export function initialState(): ChatState {
     meters: [],
     approvals: [],
     asks: [],
+    budgets: [],
+    nextCost: null,
     changes: [],
     draft: '',
     attachments: [],
@@ -49,5 +51,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.meters)) restored.meters = [];
   if (!Array.isArray(restored.changes)) restored.changes = [];
   if (!Array.isArray(restored.todos)) restored.todos = [];
+  if (!Array.isArray(restored.budgets)) restored.budgets = [];
   return restored;
 }

@@ -49,6 +49,8 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
 
   'ask.answered': (a, s) => ({ ...s, asks: s.asks.filter((r) => r.id !== a.id) }),
 
+  'budget.answered': (a, s) => ({ ...s, budgets: s.budgets.filter((r) => r.id !== a.id) }),
+
   'attachment.add': (a, s) => ({ ...s, attachments: [...s.attachments, { id: a.id, name: a.name, size: a.size, status: 'processing' }] }),
 
   // Removed while it was being prepared: the late result is dropped.

@@ -1,4 +1,4 @@
-import type { ChangedFile, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
 
 /** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
 export type ChatMode = 'code' | 'plan' | 'ask';
@@ -131,6 +131,12 @@ export interface AskRequest {
   choices?: string[];
 }
 
+/** A budget pause: the next request would pass agent.budget; the turn waits for continue once, raise or stop. */
+export type BudgetRequest = Omit<BudgetRequestMessage, 'type'>;
+
+/** The next request's expected cost and cache hit (`cost.next`), with what the turn and the session spent against their budgets. */
+export type NextCost = Omit<CostNextEvent, 'type' | 'sessionId'>;
+
 /** An image in the composer, before it is sent. */
 export type Attachment = {
   id: string;
@@ -192,6 +198,10 @@ export interface ChatState {
   meters: RoundMeter[];
   approvals: ApprovalRequest[];
   asks: AskRequest[];
+  /** Budget pauses waiting for an answer. */
+  budgets: BudgetRequest[];
+  /** The latest request's expected cost, told before it was sent (the meter shows it until its round is measured). */
+  nextCost: NextCost | null;
   /** Files the last turn's auto-approved edits changed, waiting for Keep or Undo. */
   changes: ChangedFile[];
   /** The composer's text, kept so it survives hide/show. */
@@ -230,7 +240,8 @@ export type LocalAction =
   | { type: 'mode.requested'; mode: ChatMode }
   | { type: 'todos.toggle' }
   | { type: 'approval.answered'; id: string }
-  | { type: 'ask.answered'; id: string };
+  | { type: 'ask.answered'; id: string }
+  | { type: 'budget.answered'; id: string };
 
 /** `at`: when the message arrived (ms since epoch), for elapsed times; the reducer stays pure. */
 export type ChatAction = { type: 'host'; msg: HostMessage; at?: number } | LocalAction;

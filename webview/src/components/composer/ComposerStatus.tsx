@@ -1,7 +1,7 @@
 import { useChat } from '../../app/context';
 import { Icon } from '../Icon';
-import { meterCost, meterDetailLines, meterDetails, meterFill, meterParts } from './meter-format';
-import type { RoundMeter } from '../../state/types';
+import { meterCost, meterDetailLines, meterDetails, meterFill, meterParts, nextCostLines, nextCostText } from './meter-format';
+import type { ChatState, NextCost, RoundMeter } from '../../state/types';
 
 export type StatusPanel = 'tools' | 'meter' | null;
 
@@ -16,6 +16,7 @@ export function ComposerStatus({ panel, onToggle }: Props) {
   const loadedTools = useChat((s) => s.loadedTools);
   const meters = useChat((s) => s.meters);
   const latest = meters[meters.length - 1];
+  const next = useChat(pendingNextCost);
   return (
     <div className="composer-status">
       {model ? <ModelName model={model} /> : null}
@@ -32,17 +33,17 @@ export function ComposerStatus({ panel, onToggle }: Props) {
           {loadedTools.length}
         </button>
       ) : null}
-      {latest ? (
+      {latest || next ? (
         <button
           type="button"
           className="status-button meter"
           data-kind="meter"
-          title={meterDetails(latest)}
+          title={[...(next ? nextCostLines(next) : []), ...(latest ? [meterDetails(latest)] : [])].join('; ')}
           aria-expanded={panel === 'meter'}
           onClick={() => onToggle('meter')}
         >
           <Icon name="dashboard" />
-          <MeterText meter={latest} />
+          <MeterText meter={latest} next={next} />
         </button>
       ) : null}
     </div>
@@ -63,8 +64,29 @@ function ModelName({ model }: { model: string }) {
   );
 }
 
-/** The meter's line: the cost first (what a narrow view keeps), then how full the window is. */
-function MeterText({ meter }: { meter: RoundMeter }) {
+/**
+ * The request the turn is about to send or waiting on, when its expected cost was told and its
+ * round is not measured yet (the meter shows it ahead of the last round's cost); null otherwise.
+ */
+function pendingNextCost(s: ChatState): NextCost | null {
+  const n = s.nextCost;
+  const last = s.meters[s.meters.length - 1];
+  return s.running && n && n.round > (last?.round ?? 0) ? n : null;
+}
+
+/** The meter's line: the cost first (what a narrow view keeps; the next request's while it is out), then how full the window is. */
+function MeterText({ meter, next }: { meter?: RoundMeter; next: NextCost | null }) {
+  if (next) {
+    return (
+      <span className="meter-text">
+        <span className="meter-cost" data-kind="meter-next">
+          {nextCostText(next)}
+        </span>
+        {meter ? <span className="meter-fill">{` · ${meterFill(meter).join(' · ')}`}</span> : null}
+      </span>
+    );
+  }
+  if (!meter) return null;
   const cost = meterCost(meter);
   const fill = meterFill(meter).join(' · ');
   return (
@@ -87,6 +109,7 @@ function MeterText({ meter }: { meter: RoundMeter }) {
 export function StatusPanelView({ panel }: { panel: StatusPanel }) {
   const loadedTools = useChat((s) => s.loadedTools);
   const meters = useChat((s) => s.meters);
+  const next = useChat((s) => s.nextCost);
   if (panel === 'tools') {
     return (
       <div className="status-panel" data-kind="loaded-tools" role="region" aria-label="Loaded tools">
@@ -103,11 +126,14 @@ export function StatusPanelView({ panel }: { panel: StatusPanel }) {
   }
   if (panel === 'meter') {
     const latest = meters[meters.length - 1];
+    // The latest expectation: of the request out now, or of the latest round (beside what it cost).
+    const measured = next && latest && next.round === latest.round ? latest : undefined;
+    const lines = [...(next ? nextCostLines(next, measured) : []), ...(latest ? meterDetailLines(latest) : [])];
     return (
       <div className="status-panel" data-kind="meter-rounds" role="region" aria-label="Context per round">
-        {latest ? (
+        {lines.length ? (
           <div className="meter-details" data-kind="meter-details">
-            {meterDetailLines(latest).map((line, i) => (
+            {lines.map((line, i) => (
               <div className="meter-detail-line" key={i}>
                 {line}
               </div>

@@ -1,4 +1,4 @@
-import type { RoundMeter } from '../../state/types';
+import type { NextCost, RoundMeter } from '../../state/types';
 
 /** `812`, `12.4k`, `1.2M` */
 export function formatTokens(n: number): string {
@@ -89,4 +89,26 @@ export function meterDetailLines(m: RoundMeter): string[] {
   }
   if (m.dropped?.length) lines.push(`the endpoint refused ${m.dropped.join(', ')}: requests there go without ${m.dropped.length === 1 ? 'it' : 'them'}`);
   return lines;
+}
+
+/** The next request's expected cost, told before it is sent: `next ~$0.0040 (80% cached)`. */
+export function nextCostText(n: NextCost): string {
+  const share = n.promptTokens > 0 ? Math.round((n.cachedTokens / n.promptTokens) * 100) : 0;
+  return `next ~${formatUsd(n.cost)} (${share}% cached)`;
+}
+
+/**
+ * The expectation of a request spelled out, and (once its round is measured) what it came to;
+ * then what the turn and the session have spent against their budgets.
+ */
+export function nextCostLines(n: NextCost, measured?: RoundMeter): string[] {
+  const share = n.promptTokens > 0 ? Math.round((n.cachedTokens / n.promptTokens) * 100) : 0;
+  let expected = `Round ${n.round}, expected before sending: ~${formatUsd(n.cost)} for ~${n.promptTokens.toLocaleString('en-US')} input tokens, ~${n.cachedTokens.toLocaleString('en-US')} from the cache (${share}%), ~${n.outputTokens.toLocaleString('en-US')} output tokens`;
+  if (measured?.cost) expected += `; it cost ${formatUsd(measured.cost.round)} with ${cachedPercent(measured)}% cached`;
+  const spent = (scope: 'turn' | 'session') => {
+    const b = n.budget[scope];
+    return `this ${scope} ${formatUsd(b.spent)}${b.limit === null ? '' : ` of ${formatUsd(b.limit)}`}`;
+  };
+  const budgets = n.budget.turn.limit !== null || n.budget.session.limit !== null ? 'budget' : 'spent (no budget set)';
+  return [expected, `${budgets}: ${spent('turn')}, ${spent('session')}`];
 }
