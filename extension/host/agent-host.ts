@@ -34,6 +34,10 @@ import { WebviewPrompts } from './webview-prompts';
 import { EditSupport } from './edits';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
 import { showWarning } from './dialogs';
+import { effortInfo, withModelChoice, type ModelChoice } from '../core/model/model-choice';
+import { MAX_LISTED_MODELS } from '../protocol';
+import { workspaceProblems } from './problems-source';
+import { TerminalRecorder, type TerminalWindow } from './terminal-output';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -67,6 +71,10 @@ export class AgentHost implements vscode.Disposable {
   private readonly editDiagnostics: EditDiagnostics;
   /** Fires when the session, its loaded tools or the registry changed (the tools tree refreshes). */
   readonly onDidChange = this.changeEmitter.event;
+  /** Each terminal's latest command output, for `@terminal` (recorded from activation on: a command's output can be read only from its start). */
+  private readonly terminals = new TerminalRecorder(vscode.window as unknown as TerminalWindow);
+  /** The last settings with the chat's model choice applied (the same object while neither changes). */
+  private effectiveCache?: { settings: Settings; choice: ModelChoice; effective: Settings };
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -106,6 +114,7 @@ export class AgentHost implements vscode.Disposable {
       this.context.secrets.onDidChange((e) => isApiKeySecret(e.key) && void this.loadApiKey().then(() => this.postHeader())),
       this.changeEmitter,
       this.edits,
+      this.terminals,
     );
   }
 
@@ -117,8 +126,51 @@ export class AgentHost implements vscode.Disposable {
     return vscode.workspace.isTrusted;
   }
 
+  /** The settings the chat's requests use: the user's and workspace's, with the model and effort picked in the composer for the current session. */
   currentSettings(): Settings {
-    return this.settings;
+    // Before the chat exists (the constructor's first settings load), the settings as loaded.
+    const choice = (this.chat as ChatController | undefined)?.modelChoice;
+    if (!choice) return this.settings;
+    const hit = this.effectiveCache;
+    if (hit?.settings === this.settings && hit.choice === choice) return hit.effective;
+    const effective = withModelChoice(this.settings, choice);
+    this.effectiveCache = { settings: this.settings, choice, effective };
+    return effective;
+  }
+
+  /** The model.name setting, without the composer's pick. */
+  configuredModel(): string {
+    return this.settings['model.name'];
+  }
+
+  /**
+   * The composer's model picker and effort control: the current session's model (or effort) for its
+   * next request, stored with the session in state.db (a new chat starts with the last one picked;
+   * no settings file is written). `model: null` goes back to model.name.
+   */
+  async pickModel(pick: { model?: string | null; effort?: ModelChoice['effort'] | null }): Promise<void> {
+    const next: ModelChoice = { ...this.chat.modelChoice };
+    if (pick.model !== undefined) {
+      if (pick.model === null || pick.model === this.settings['model.name']) delete next.model;
+      else next.model = pick.model;
+    }
+    if (pick.effort !== undefined) {
+      if (pick.effort === null) delete next.effort;
+      else next.effort = pick.effort;
+    }
+    await this.chat.setModelChoice(next);
+    this.postHeader();
+  }
+
+  /** The picker's list: the provider's models (its /models, or the editor's language models), or why there are none. */
+  async pickerModels(): Promise<Extract<HostMessage, { type: 'models.result' }>> {
+    try {
+      const models = await this.availableModels();
+      return { type: 'models.result', models: models.slice(0, MAX_LISTED_MODELS) };
+    } catch (e) {
+      this.log.warn(`could not list the models for the picker: ${(e as Error).message}`);
+      return { type: 'models.result', models: [], error: `The provider did not list its models (${(e as Error).message.slice(0, 500)}); type a model name instead.` };
+    }
   }
 
   currentSession(): Session | undefined {
@@ -239,8 +291,8 @@ export class AgentHost implements vscode.Disposable {
   private clientCache?: { key: string; client: ModelClient };
 
   private client(): ModelClient {
-    const s = this.settings;
-    const key = JSON.stringify([s['model.provider'], s['model.baseUrl'], s['model.name'], this.apiKey, s['model.requestTimeoutS'], s['model.maxRetries'], s['model.thinkingBudgetTokens']]);
+    const s = this.currentSettings();
+    const key = JSON.stringify([s['model.provider'], s['model.baseUrl'], s['model.name'], this.apiKey, s['model.requestTimeoutS'], s['model.maxRetries'], s['model.thinkingBudgetTokens'], s['model.reasoningEffort']]);
     if (this.clientCache?.key !== key) this.clientCache = { key, client: this.provider().createClient(s, this.apiKey, this.log) };
     return this.clientCache.client;
   }
@@ -251,7 +303,7 @@ export class AgentHost implements vscode.Disposable {
     await this.loadApiKey();
     const agent = new Agent({
       workspaceRoot: this.workspaceRoot ?? this.context.globalStorageUri.fsPath,
-      settings: () => this.settings,
+      settings: () => this.currentSettings(),
       client: () => this.client(),
       registry: this.registry,
       store,
@@ -267,6 +319,7 @@ export class AgentHost implements vscode.Disposable {
       apiKey: () => this.apiKey,
       startingTools: this.mcp.startingTools(),
       checkpoints: this.checkpointStore(),
+      mentionSources: { problems: workspaceProblems, terminal: () => this.terminals.capture() },
     });
     const caps = modelCapabilities(this.settings['model.name'], this.settings);
     if (!caps.known) this.log.info(`model ${this.settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window`);
@@ -304,15 +357,19 @@ export class AgentHost implements vscode.Disposable {
   /** What the chat's header and notices show: the session's title, the model, trust and setup state. */
   private header(): Extract<HostMessage, { type: 'header' }> {
     const s = this.chat.session;
+    const effective = this.currentSettings();
+    const effort = effortInfo(this.settings, this.chat.modelChoice);
     return {
       type: 'header',
       sessionId: s?.id ?? '',
       title: s?.title ?? 'New chat',
-      model: this.settings['model.name'],
+      model: effective['model.name'],
       workspaceTrusted: this.trusted,
       setupNeeded: this.setupNeeded(),
-      supportsImages: modelCapabilities(this.settings['model.name'], this.settings).supportsImages,
+      supportsImages: modelCapabilities(effective['model.name'], effective).supportsImages,
       mode: this.chat.mode,
+      defaultModel: this.settings['model.name'],
+      ...(effort ? { effort } : {}),
     };
   }
 

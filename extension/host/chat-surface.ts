@@ -83,6 +83,9 @@ export class ChatSurface implements vscode.Disposable {
     runCommand: async (m) => void (await vscode.commands.executeCommand(m.command)),
     insertCode: (m) => insertCodeAtCursor(m.code, m.language),
     'files.query': async (m) => this.queue.post({ type: 'files.result', query: m.query, paths: await this.d.files.query(m.query) }),
+    'models.list': async () => this.queue.post(await this.d.host.pickerModels()),
+    'model.set': (m) => this.d.host.pickModel({ model: m.model }),
+    'effort.set': (m) => this.d.host.pickModel({ effort: m.effort }),
   };
 
   constructor(private readonly d: ChatSurfaceDeps) {

@@ -16,7 +16,7 @@ import {
 } from '../core/tools/diagnostics-wait';
 import { realPath } from './real-path';
 
-const SEVERITY: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
+export const SEVERITY: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
   [vscode.DiagnosticSeverity.Error]: 'error',
   [vscode.DiagnosticSeverity.Warning]: 'warning',
   [vscode.DiagnosticSeverity.Information]: 'information',
@@ -57,7 +57,7 @@ async function openBackgroundTab(uri: vscode.Uri, absPath: string): Promise<() =
   };
 }
 
-function codeOf(code: vscode.Diagnostic['code']): string | undefined {
+export function codeOf(code: vscode.Diagnostic['code']): string | undefined {
   if (code === undefined) return undefined;
   return typeof code === 'object' ? String(code.value) : String(code);
 }

@@ -99,10 +99,14 @@ export async function exportSession(host: AgentHost, chat: ChatViewProvider): Pr
   void showInfo(written ? `Snowpea: session exported to ${target.fsPath}` : 'Snowpea: export cancelled; nothing was written.');
 }
 
-/** Snowpea: Select Model — the endpoint's /models list when it answers, else free text. Writes snowpea.model.name. */
+/**
+ * Snowpea: Select Model — the endpoint's /models list when it answers, else free text. Writes
+ * snowpea.model.name (user settings); the chat's session then follows it, leaving a model picked
+ * in the composer.
+ */
 export async function selectModel(host: AgentHost): Promise<void> {
   const names = await host.availableModels().catch(() => [] as string[]);
-  const current = host.currentSettings()['model.name'];
+  const current = host.configuredModel();
   let name: string | undefined;
   if (names.length) {
     const picked = await vscode.window.showQuickPick([...names.map((n) => ({ label: n, description: n === current ? 'current' : undefined })), { label: 'Other…' }], { placeHolder: `Model (now ${current})` });
@@ -110,5 +114,7 @@ export async function selectModel(host: AgentHost): Promise<void> {
   } else {
     name = await vscode.window.showInputBox({ prompt: 'Model name (the endpoint did not list its models)', value: current });
   }
-  if (name) await vscode.workspace.getConfiguration('snowpea').update('model.name', name, vscode.ConfigurationTarget.Global);
+  if (!name) return;
+  await vscode.workspace.getConfiguration('snowpea').update('model.name', name, vscode.ConfigurationTarget.Global);
+  await host.pickModel({ model: null });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentEventMessageSchema, sessionModes, todoListSchema } from './agent-event';
 import { meterMessageSchema } from './meter';
+import { effortInfoSchema, modelsResultSchema } from './model-picker';
 import { MAX_IMAGE_BASE64_CHARS } from './webview-messages';
 
 /** Messages the extension host posts to the webview. */
@@ -67,6 +68,10 @@ const headerFields = {
   supportsImages: z.boolean().optional(),
   /** The chat's mode: the session's, or (no session yet) the one its first message starts in. Absent: code. */
   mode: z.enum(sessionModes).optional(),
+  /** The model.name setting: what the picker's "default" means (`model` differs when the session picked another). */
+  defaultModel: z.string().optional(),
+  /** The session's model takes a reasoning effort: the composer's effort control. Absent: it has none. */
+  effort: effortInfoSchema.optional(),
 };
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
@@ -145,6 +150,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     /** Workspace-relative paths, best match first. */
     paths: z.array(z.string()).max(MAX_FILE_RESULTS),
   }),
+  /** Answers `models.list`: the provider's models for the composer's picker. */
+  modelsResultSchema,
 ]);
 
 export type HostMessage = z.infer<typeof hostMessageSchema>;

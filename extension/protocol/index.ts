@@ -2,6 +2,7 @@
 export * from './agent-event';
 export * from './host-messages';
 export * from './meter';
+export * from './model-picker';
 export * from './webview-messages';
 export * from './parse';
 export * from './dispatch';

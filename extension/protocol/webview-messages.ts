@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { effortSchema, modelNameSchema } from './model-picker';
 
 /** Messages the webview posts to the extension host. */
 
@@ -74,6 +75,12 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan.approve') }),
   /** A button of the setup card: one of the few palette commands the chat may run (workbench.trust.manage: Manage Workspace Trust). */
   z.object({ type: z.literal('runCommand'), command: z.enum(['snowpea.setApiKey', 'snowpea.selectModel', 'snowpea.openSettings', 'workbench.trust.manage']) }),
+  /** The composer's model picker opened: the models the provider lists. Answered by `models.result`. */
+  z.object({ type: z.literal('models.list') }),
+  /** The model picker: the session's model for its next request (null: back to the model.name setting). Stored with the session, never in settings. */
+  z.object({ type: z.literal('model.set'), model: modelNameSchema.nullable() }),
+  /** The effort control: the session's reasoning effort (null: the default). */
+  z.object({ type: z.literal('effort.set'), effort: effortSchema.nullable() }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -35,11 +35,13 @@ import type { PromptPart } from '../context/system-prompt';
 import type { ImageResolver } from '../conversation/wire';
 import { composeUserPrompt, ownText, typedText, type ComposedPrompt, type ComposeInput } from '../input/compose';
 import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
+import type { MentionSources } from '../input/mention-keywords';
+import type { ModelChoice } from '../model/types';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
-  createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[] }): { id: string; created: number };
-  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; todos?: TodoItem[]; created: number } | null | undefined;
+  createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[]; modelChoice?: ModelChoice }): { id: string; created: number };
+  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice; created: number } | null | undefined;
   getMessages(id: string): Message[];
   /** For deleteSession (state.db has both). */
   deleteSession?(id: string): boolean;
@@ -92,6 +94,8 @@ export interface AgentOptions {
   watchProblems?: ToolContext['watchProblems'];
   /** Who answers when the next request would pass agent.budget (the chat's card, the terminal); absent: the turn stops there. */
   askBudget?: BudgetAsker;
+  /** VS Code: its diagnostics and terminals for `@problems` and `@terminal` in a prompt (the CLI has none). */
+  mentionSources?: MentionSources;
 }
 
 /**
@@ -193,7 +197,7 @@ export class Agent implements Disposable {
     this.disposables.push(this.loop.onEvent((e) => this.budget.observe(e, (id) => this.live.get(id))));
   }
 
-  newSession(init: { mode?: Mode; role?: string; parentId?: string; title?: string } = {}): Session {
+  newSession(init: { mode?: Mode; role?: string; parentId?: string; title?: string; modelChoice?: ModelChoice } = {}): Session {
     const session = new Session({ workspaceRoot: this.opts.workspaceRoot, ...init });
     this.opts.store?.createSession({
       id: session.id,
@@ -203,6 +207,7 @@ export class Agent implements Disposable {
       mode: session.mode,
       role: session.role,
       loadedTools: session.loadedTools,
+      modelChoice: session.modelChoice,
     });
     this.live.set(session.id, session);
     return session;
@@ -220,6 +225,8 @@ export class Agent implements Disposable {
       readMaxLines: this.opts.settings()['tools.readMaxLines'],
       fileReader: this.opts.fileReader,
       signal,
+      mentionSources: this.opts.mentionSources,
+      workspaceTrusted: this.opts.workspaceTrusted?.() ?? true,
     });
   }
 
@@ -238,6 +245,7 @@ export class Agent implements Disposable {
       parentId: rec.parentId ?? undefined,
       loadedTools: rec.loadedTools,
       todos: rec.todos ?? [],
+      modelChoice: rec.modelChoice ?? {},
       messages: this.opts.store!.getMessages(id),
       created: rec.created,
     });
@@ -294,6 +302,15 @@ export class Agent implements Disposable {
     session.mode = mode;
     this.opts.store?.updateSession(session.id, { mode, ...(kept.length ? { loadedTools: session.loadedTools } : {}) });
     this.loop.notify(session, { type: 'mode', sessionId: session.id, mode });
+  }
+
+  /**
+   * The model and effort the user picked for a session in the chat (the composer's picker): stored
+   * with the session. The host applies it over the settings (model-choice.ts); {} goes back to them.
+   */
+  setModelChoice(session: Session, choice: ModelChoice): void {
+    session.modelChoice = { ...choice };
+    this.opts.store?.updateSession(session.id, { modelChoice: session.modelChoice });
   }
 
   /** Replaces the session's todo list (todo_write): stored with the session, reported as a `todos` event. */

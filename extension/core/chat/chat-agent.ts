@@ -3,15 +3,18 @@ import type { Disposable } from '../conversation/emitter';
 import type { AgentEvent, TurnEndReason } from '../conversation/events';
 import type { Mode, Session } from '../conversation/session';
 import type { ComposeInput } from '../input/compose';
+import type { ModelChoice } from '../model/types';
 
 /**
  * What the chat controller needs of the agent: the host passes its Agent (core/agent/agent.ts),
  * which has all of this; tests may pass a fake. Kept narrow so nothing in core/chat imports the Agent.
  */
 export interface ChatAgent {
-  newSession(init?: { mode?: Mode }): Session;
+  newSession(init?: { mode?: Mode; modelChoice?: ModelChoice }): Session;
   /** Changes a session's mode (stored; reported as a `mode` event). */
   setMode(session: Session, mode: Mode): void;
+  /** Stores the model and effort the user picked for a session. */
+  setModelChoice(session: Session, choice: ModelChoice): void;
   /** A stored session (its transcript loaded), or undefined when there is none with that id. */
   openSession(id: string): Session | undefined;
   /** One turn of what the user wrote; `onProblems` hears what was not attached before the turn starts. */

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../conversation/events';
 import type { Mode, Session } from '../conversation/session';
 import type { ComposeInput } from '../input/compose';
 import type { Logger } from '../log';
+import type { ModelChoice } from '../model/types';
 import type { ChatAgent, ChatHooks } from './chat-agent';
 
 /** The user's message that approves a plan (the chat's "Approve plan" button): act mode is on when it is sent. */
@@ -45,6 +46,8 @@ export class ChatController {
   private partial = '';
   /** The mode the user picked before the chat had a session: the first send's new session starts in it. */
   private nextMode: Mode = 'code';
+  /** The model and effort picked before the chat had a session (or the last session's, after New Chat). */
+  private nextChoice: ModelChoice = {};
 
   constructor(private readonly opts: ChatControllerOptions) {}
 
@@ -74,6 +77,21 @@ export class ChatController {
     }
     // Synchronous once the agent is known (it is, with a session): a message sent right after `/plan` runs in plan mode.
     (this.agent ?? (await this.theAgent())).setMode(this.current, mode);
+  }
+
+  /** The model and effort picked in the chat: the current session's, or the ones its first message will use ({}: the settings'). */
+  get modelChoice(): ModelChoice {
+    return this.current?.modelChoice ?? this.nextChoice;
+  }
+
+  /**
+   * The composer's model picker and effort control: the current session's choice (stored with it),
+   * or without one the next new session's. A running turn's next request uses it.
+   */
+  async setModelChoice(choice: ModelChoice): Promise<void> {
+    if (!this.current) this.nextChoice = { ...choice };
+    else (this.agent ?? (await this.theAgent())).setModelChoice(this.current, choice);
+    this.opts.hooks.sessionChanged();
   }
 
   /**
@@ -128,7 +146,7 @@ export class ChatController {
       const agent = await this.theAgent();
       if (!this.current) {
         // The view knows no session yet: it learns the new one before any of its events.
-        this.current = agent.newSession({ mode: this.nextMode });
+        this.current = agent.newSession({ mode: this.nextMode, modelChoice: this.nextChoice });
         this.nextMode = 'code';
         await hooks.sessionStarted();
       }
@@ -237,8 +255,11 @@ export class ChatController {
 
   private switchTo(session: Session | undefined): void {
     const old = this.current;
-    // New Chat keeps the plan toggle as it was; a resumed session has its own stored mode.
-    if (!session) this.nextMode = old?.mode === 'plan' ? 'plan' : this.nextMode;
+    // New Chat keeps the plan toggle and the picked model as they were; a resumed session has its own stored ones.
+    if (!session) {
+      this.nextMode = old?.mode === 'plan' ? 'plan' : this.nextMode;
+      this.nextChoice = { ...(old?.modelChoice ?? this.nextChoice) };
+    }
     this.current = session;
     this.partial = '';
     this.release(old);

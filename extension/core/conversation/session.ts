@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TodoItem } from './events';
 import type { Message } from './messages';
+import type { ModelChoice } from '../model/types';
 
 export type Mode = 'code' | 'plan' | 'ask';
 
@@ -15,6 +16,8 @@ export interface SessionInit {
   loadedTools?: string[];
   /** The model's todo list as stored (todo_write). */
   todos?: TodoItem[];
+  /** The model and effort the user picked for this session in the chat, as stored. */
+  modelChoice?: ModelChoice;
   messages?: Message[];
   /** Subagents: the tool rounds they were given (the BUDGET_LINE). */
   budgetRounds?: number;
@@ -35,6 +38,8 @@ export class Session {
   readonly loadedTools: string[];
   /** The model's todo list (todo_write replaces it whole); stored with the session. */
   todos: TodoItem[];
+  /** The model and effort the user picked for this session ({}: the settings' model.name and model.reasoningEffort); stored with the session. */
+  modelChoice: ModelChoice;
   readonly messages: Message[];
   readonly budgetRounds?: number;
   /** Number of user turns so far. */
@@ -53,6 +58,7 @@ export class Session {
     this.role = init.role ?? 'default';
     this.loadedTools = [...(init.loadedTools ?? [])];
     this.todos = [...(init.todos ?? [])];
+    this.modelChoice = { ...init.modelChoice };
     this.messages = [...(init.messages ?? [])];
     this.budgetRounds = init.budgetRounds;
     this.turn = this.messages.filter((m) => m.role === 'user' && !m.attachedBy).length;

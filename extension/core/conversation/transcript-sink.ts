@@ -1,4 +1,4 @@
-import type { Usage } from '../model/types';
+import type { ModelChoice, Usage } from '../model/types';
 import type { AgentEvent, TodoItem } from './events';
 import type { Message } from './messages';
 
@@ -7,7 +7,7 @@ export interface TranscriptSink {
   appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): unknown;
   recordUsage(sessionId: string, round: number, usage: Usage): void;
   recordEvent?(sessionId: string, event: AgentEvent): void;
-  updateSession(id: string, patch: { title?: string; mode?: string; role?: string; loadedTools?: string[]; todos?: TodoItem[] }): void;
+  updateSession(id: string, patch: { title?: string; mode?: string; role?: string; loadedTools?: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice }): void;
   /** One record per finished tool call (the tool_calls table: outcome and timing). */
   recordToolCall?(sessionId: string, call: ToolCallRecordInput): void;
   commitRound(): void | Promise<void>;

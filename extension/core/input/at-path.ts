@@ -5,6 +5,7 @@
  * a path with spaces. `@` counts only at the start or after a space or bracket, so e-mail
  * addresses and code in backticks are left alone. A mention takes read_file's path rules
  * (mention-path.ts): a link out of the workspace and credentials locations are not attached.
+ * `@problems`, `@terminal` and `@changes` are keywords, not paths (mention-keywords.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +19,7 @@ import type { FileReader } from '../tools/types';
 import { sniffFormat } from '../images/header';
 import { ImageError } from '../images/limits';
 import { mentionRefusal } from './mention-path';
+import { isMentionKeyword, resolveKeyword, type MentionSources } from './mention-keywords';
 
 export interface AtPathStore {
   addFile(absPath: string, opts?: { name?: string; source?: string; signal?: AbortSignal }): Promise<ImageRef>;
@@ -30,9 +32,14 @@ export interface AtPathOptions {
   /** Editor-aware reads (unsaved text) in VS Code; default: the disk. */
   fileReader?: FileReader;
   signal?: AbortSignal;
+  /** The editor's diagnostics and terminals for `@problems` and `@terminal` (absent in the CLI). */
+  mentionSources?: MentionSources;
+  /** `@changes` runs git only in a trusted workspace; default true. */
+  workspaceTrusted?: boolean;
 }
 
-export type MentionKind = 'image' | 'file' | 'missing' | 'folder' | 'refused';
+/** `keyword`: `@problems`, `@terminal` or `@changes` attached; `unavailable`: one that could not be (its note says why). */
+export type MentionKind = 'image' | 'file' | 'missing' | 'folder' | 'refused' | 'keyword' | 'unavailable';
 
 /** What became of one `@path`, for the UI ("the user sees why"). */
 export interface Mention {
@@ -71,6 +78,15 @@ export async function expandAtPaths(prompt: string, workspaceRoot: string, store
   const mentions: Mention[] = [];
   const seen = new Set<string>();
   for (const m of findMentions(prompt)) {
+    const word = m.quoted ? '' : m.path.replace(TRAILING_PUNCT, '');
+    if (isMentionKeyword(word)) {
+      if (seen.has(`@${word}`)) continue;
+      seen.add(`@${word}`);
+      const r = await resolveKeyword(word, { workspaceRoot, sources: opts.mentionSources, workspaceTrusted: opts.workspaceTrusted ?? true, signal: opts.signal });
+      mentions.push({ raw: `@${word}`, path: word, kind: r.attached ? 'keyword' : 'unavailable', ...(r.note ? { note: r.note } : {}) });
+      parts.push(...r.parts);
+      continue;
+    }
     let typed = m.path;
     let r = resolveToolPath(workspaceRoot, typed);
     if (!r.exists && !m.quoted && TRAILING_PUNCT.test(typed)) {

@@ -13,6 +13,7 @@ import { defaultRetryTiming, retryDelayMs, sleep, type RetryPolicy } from './ret
 import { applyHints, hintsFor, OPTIONAL_PARAMS, refusedParams, type CacheHintMode, type OptionalParam } from './cache-hints';
 import { listParams, refusedAt } from './optional-params';
 import { StreamAssembler } from './stream-assembler';
+import type { Effort } from './model-choice';
 import { ModelError, type ModelClient, type ModelRequest, type ModelResponse, type StreamHandlers, type WireMessage } from './types';
 
 export type ModelLogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -39,6 +40,8 @@ export interface OpenAIClientOptions {
   headers?: Record<string, string>;
   /** model.cacheHints: prompt_cache_key where it is known to be taken ('on': everywhere), and cache_control breakpoints for Claude models (default 'auto'). */
   cacheHints?: CacheHintMode;
+  /** model.reasoningEffort (or the session's pick): sent as reasoning_effort; null/undefined sends none (the model's default). */
+  reasoningEffort?: Effort | null;
 }
 
 /** The attempt a fetch belongs to, so an error answer's body (any shape) reaches the classifier. */
@@ -146,6 +149,7 @@ export function createOpenAIClient(opts: OpenAIClientOptions): ModelClient {
       // The caller's array itself, so unchanged rounds serialize to identical bytes.
       ...(req.tools.length ? { tools: req.tools as ChatCompletionTool[] } : {}),
       ...(answerCap(opts.maxOutputTokens, req.maxOutputTokens) ? outputLimitParam(opts.model, answerCap(opts.maxOutputTokens, req.maxOutputTokens)!) : {}),
+      ...(opts.reasoningEffort ? { reasoning_effort: opts.reasoningEffort } : {}),
       stream: true,
       ...(omit.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
     };

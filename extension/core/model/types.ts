@@ -3,6 +3,15 @@
  * every OpenAI-compatible endpoint speaks; other providers (vscode.lm) translate from it.
  */
 
+/** How hard a reasoning model thinks before answering (model.reasoningEffort; the composer's effort control). */
+export type Effort = 'low' | 'medium' | 'high';
+
+/** A model and effort the user picked for one session in the chat, over the settings' own (model-choice.ts). */
+export interface ModelChoice {
+  model?: string;
+  effort?: Effort;
+}
+
 export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 /**

@@ -87,10 +87,10 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
   'session.create': (db, a) =>
     runCached(
       db,
-      `INSERT INTO sessions (id, parent_id, title, workspace_root, mode, role, loaded_tools, todos, created, updated)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      // A journaled create from before todo lists has none.
-      [a.id, a.parentId, a.title, a.workspaceRoot, a.mode, a.role, JSON.stringify(a.loadedTools), JSON.stringify(a.todos ?? []), a.created, a.updated],
+      `INSERT INTO sessions (id, parent_id, title, workspace_root, mode, role, loaded_tools, todos, model_choice, created, updated)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      // A journaled create from before todo lists (or model choices) has none.
+      [a.id, a.parentId, a.title, a.workspaceRoot, a.mode, a.role, JSON.stringify(a.loadedTools), JSON.stringify(a.todos ?? []), JSON.stringify(a.modelChoice ?? {}), a.created, a.updated],
     ),
   'session.update': (db, { id, patch, updated }) => {
     const sets: string[] = ['updated = ?'];
@@ -105,6 +105,7 @@ const handlers: { [N in OpName]: (db: Database, a: OpArgs[N]) => void } = {
     set('role', patch.role);
     set('loaded_tools', patch.loadedTools && JSON.stringify(patch.loadedTools));
     set('todos', patch.todos && JSON.stringify(patch.todos));
+    set('model_choice', patch.modelChoice && JSON.stringify(patch.modelChoice));
     runCached(db, `UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`, [...params, id]);
   },
   'session.delete': (db, { id }) => {

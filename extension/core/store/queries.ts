@@ -1,6 +1,7 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
 import { todoListSchema, type TodoItem } from '../conversation/events';
+import { modelChoiceSchema, type ModelChoice } from '../model/model-choice';
 import { rowsCached as rows, type Row } from './statements';
 import type { ContentRef } from './content-files';
 import { argumentRefs, ARGUMENTS_REF_KEY, restoreArguments, type ContentReader } from './stored-message';
@@ -25,6 +26,7 @@ function toSession(r: Row): SessionRecord {
     role: String(r.role),
     loadedTools: JSON.parse(String(r.loaded_tools)) as string[],
     todos: storedTodos(r.todos),
+    modelChoice: storedChoice(r.model_choice),
     created: num(r.created),
     updated: num(r.updated),
   };
@@ -37,6 +39,16 @@ function storedTodos(v: SqlValue | undefined): TodoItem[] {
     return parsed.success ? parsed.data : [];
   } catch {
     return [];
+  }
+}
+
+/** A stored model choice; a damaged one (or none, before schema v5) reads as none: the settings' model. */
+function storedChoice(v: SqlValue | undefined): ModelChoice {
+  try {
+    const parsed = modelChoiceSchema.safeParse(JSON.parse(String(v ?? '{}')));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
   }
 }
 

@@ -46,6 +46,8 @@ export const migrations: Migration[] = [
     `),
   // v4: the model's todo list (todo_write) is kept with its session, as JSON.
   (db) => db.exec(`ALTER TABLE sessions ADD COLUMN todos TEXT NOT NULL DEFAULT '[]';`),
+  // v5: the model (and reasoning effort) the user picked for a session in the chat's composer, as JSON.
+  (db) => db.exec(`ALTER TABLE sessions ADD COLUMN model_choice TEXT NOT NULL DEFAULT '{}';`),
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -141,6 +141,7 @@ export class StateDb {
       role: input.role,
       loadedTools: [...(input.loadedTools ?? [])],
       todos: [],
+      modelChoice: { ...input.modelChoice },
       created: t,
       updated: t,
     };
@@ -162,6 +163,7 @@ export class StateDb {
     if (patch.role !== undefined) clean.role = patch.role;
     if (patch.loadedTools !== undefined) clean.loadedTools = [...patch.loadedTools];
     if (patch.todos !== undefined) clean.todos = patch.todos.map((t) => ({ ...t }));
+    if (patch.modelChoice !== undefined) clean.modelChoice = { ...patch.modelChoice };
     this.write('session.update', { id, patch: clean, updated: this.now() });
     this.commitSessionChange();
     return q.getSession(this.db, id)!;

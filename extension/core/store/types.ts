@@ -1,6 +1,7 @@
 /** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
 import type { TodoItem } from '../conversation/events';
 import type { Message } from '../conversation/messages';
+import type { ModelChoice } from '../model/types';
 import type { ToolCallRecordInput } from '../conversation/transcript-sink';
 import type { Logger } from '../log';
 
@@ -16,6 +17,8 @@ export interface SessionRecord {
   loadedTools: string[];
   /** The model's todo list (todo_write); [] when it kept none. */
   todos: TodoItem[];
+  /** The model and effort picked for this session in the chat ({}: the settings' own). */
+  modelChoice: ModelChoice;
   created: number;
   updated: number;
 }
@@ -28,6 +31,7 @@ export interface NewSession {
   mode: string;
   role: string;
   loadedTools?: string[];
+  modelChoice?: ModelChoice;
 }
 
 export interface SessionPatch {
@@ -36,6 +40,7 @@ export interface SessionPatch {
   role?: string;
   loadedTools?: string[];
   todos?: TodoItem[];
+  modelChoice?: ModelChoice;
 }
 
 /** One row of listSessions(): what a history list or `snowpea sessions list --json` shows. */

@@ -230,6 +230,40 @@ describe('chat controller: one chat\'s sessions and turns, without VS Code', fun
   });
 });
 
+describe("chat controller: the model picked in the composer", function () {
+  this.timeout(30000);
+  let h: Harness;
+  afterEach(async () => h && (await h.close()));
+
+  it("before a session it is the next one's; the first send stores it with the new session; New Chat keeps it; Resume brings back the session's own", async () => {
+    h = await createHarness();
+    const rec = recordingHooks();
+    const chat = new ChatController({ agent: async () => h.agent, hooks: rec.hooks, logger: recordingLogger() });
+    assert.deepEqual(chat.modelChoice, {}, 'nothing picked: the settings apply');
+    await chat.setModelChoice({ model: 'o4-mini', effort: 'high' });
+    assert.deepEqual(chat.modelChoice, { model: 'o4-mini', effort: 'high' });
+    assert.deepEqual(rec.log, ['session changed'], 'the host hears of it (its header follows)');
+    h.server.enqueue({ text: 'ok' });
+    await chat.send({ text: 'think hard' });
+    const first = chat.session!.id;
+    assert.deepEqual(h.store.getSession(first)?.modelChoice, { model: 'o4-mini', effort: 'high' }, 'stored with the session');
+
+    await chat.setModelChoice({ model: 'gpt-5' });
+    assert.deepEqual(h.store.getSession(first)?.modelChoice, { model: 'gpt-5' }, 'a pick in a session is stored at once');
+
+    await chat.newChat();
+    assert.deepEqual(chat.modelChoice, { model: 'gpt-5' }, 'a new chat starts with the last pick');
+    await chat.setModelChoice({});
+    h.server.enqueue({ text: 'ok' });
+    await chat.send({ text: 'plain' });
+    assert.deepEqual(h.store.getSession(chat.session!.id)?.modelChoice, {});
+
+    const other = new ChatController({ agent: async () => h.agent, hooks: recordingHooks().hooks, logger: recordingLogger() });
+    await other.resume(first);
+    assert.deepEqual(other.modelChoice, { model: 'gpt-5' }, "a resumed session has its own pick, from state.db");
+  });
+});
+
 describe('chat controller: a turn that does not end when stopped', () => {
   /** An agent whose turns end only when the test lets them, whatever the signal says. */
   function stubbornAgent() {
@@ -239,6 +273,7 @@ describe('chat controller: a turn that does not end when stopped', () => {
     const agent: ChatAgent = {
       newSession: () => new Session({ workspaceRoot: '/ws' }),
       setMode: (session, mode) => void (session.mode = mode),
+      setModelChoice: (session, choice) => void (session.modelChoice = choice),
       openSession: () => undefined,
       send: (session) =>
         new Promise((resolve) => {

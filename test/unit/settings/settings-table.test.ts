@@ -44,6 +44,7 @@ const TABLE: Record<SettingKey, Row> = {
   'model.outputPrice': { risk: 'prices', widen: 0 },
   'model.maxOutputTokens': { risk: 'spend', widen: null },
   'model.thinkingBudgetTokens': { risk: 'spend', widen: 100_000 },
+  'model.reasoningEffort': { risk: 'spend', widen: 'high' },
   'model.requestTimeoutS': { risk: null },
   'model.maxRetries': { risk: null },
   'approvals.autoApprove': { risk: 'widens-approvals', widen: ['write', 'exec'] },

@@ -2,6 +2,7 @@ import type { Logger } from '../../log';
 import { defaultSettings, type Settings } from '../../settings/schema';
 import { ANTHROPIC_BASE_URL, anthropicSdk, createAnthropicClient } from '../anthropic/client';
 import { noKeySent } from '../errors';
+import { thinkingBudget } from '../model-choice';
 import type { ModelClient } from '../types';
 import type { ModelProvider } from './table';
 
@@ -24,7 +25,8 @@ export function anthropicClientFromSettings(s: Settings, apiKey: string | undefi
     apiKey: apiKey ?? '',
     model: s['model.name'],
     maxOutputTokens: s['model.maxOutputTokens'],
-    thinkingBudgetTokens: s['model.thinkingBudgetTokens'],
+    // The chat's effort (or model.reasoningEffort) as a thinking budget, else model.thinkingBudgetTokens.
+    thinkingBudgetTokens: thinkingBudget(s),
     requestTimeoutS: s['model.requestTimeoutS'],
     maxRetries: s['model.maxRetries'],
     cacheHints: s['model.cacheHints'],

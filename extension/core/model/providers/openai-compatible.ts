@@ -19,6 +19,7 @@ export function clientFromSettings(s: Settings, apiKey: string | undefined, log:
     requestTimeoutS: s['model.requestTimeoutS'],
     maxRetries: s['model.maxRetries'],
     cacheHints: s['model.cacheHints'],
+    reasoningEffort: s['model.reasoningEffort'],
     log: (level, m) => log[level](m),
   });
 }

@@ -11,6 +11,9 @@ export interface GitOutput {
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
+/** What a git run needs of a tool's context (the composer's `@changes` has no more than this). */
+export type GitContext = Pick<ToolContext, 'workspaceRoot'> & { signal?: AbortSignal };
+
 const NOT_A_REPO = 'fatal: not a git repository (no .git at the workspace root or above it)';
 
 /**
@@ -18,7 +21,7 @@ const NOT_A_REPO = 'fatal: not a git repository (no .git at the workspace root o
  * `.git` or the repository above it, never a git dir planted at the root, with the repository's
  * program-running config (fsmonitor, hooks, external diff, textconv) switched off.
  */
-export async function runGit(args: string[], ctx: ToolContext): Promise<GitOutput> {
+export async function runGit(args: string[], ctx: GitContext): Promise<GitOutput> {
   const root = realRoot(ctx.workspaceRoot);
   const repo = await locateRepo(root, ctx.signal);
   if (!repo) return { stdout: '', stderr: NOT_A_REPO, code: 128 };
@@ -42,7 +45,7 @@ function execGit(repo: RepoLocation, root: string, args: string[], signal: Abort
 }
 
 /** The error a failed git run becomes; "not a git repository" gets a message that says what to do. */
-export function gitFailure(tool: string, out: GitOutput, ctx: ToolContext): ToolResult {
+export function gitFailure(tool: string, out: GitOutput, ctx: GitContext): ToolResult {
   if (/not a git repository/i.test(out.stderr)) {
     const root = realRoot(ctx.workspaceRoot);
     const planted = looksLikePlantedGitDir(root) ? ' Its root holds HEAD and objects/ or refs/ but no .git folder; Snowpea does not use the workspace root itself as a git folder.' : '';
