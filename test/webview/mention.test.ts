@@ -15,7 +15,9 @@ describe('webview: @ offers workspace files', function () {
     await chat.host({ type: 'files.result', query: '', paths });
     const options = chat.page.getByRole('listbox', { name: 'Workspace files' }).getByRole('option');
     await options.first().waitFor();
-    assert.deepEqual(await options.allInnerTexts(), paths, 'an empty query keeps the host order');
+    const files = chat.page.locator('[data-kind="mentions"] .mention-path');
+    assert.deepEqual(await files.allInnerTexts(), paths, 'an empty query keeps the host order');
+    assert.deepEqual(await chat.page.locator('[data-kind="mention-keyword"] .mention-keyword').allInnerTexts(), ['problems', 'terminal', 'changes'], 'the keywords come first');
 
     await chat.page.keyboard.type('appts');
     const queries = (await chat.waitForPosted('files.query', 6)).map((m) => m.query);
@@ -73,5 +75,30 @@ describe('webview: @ offers workspace files', function () {
     await chat.page.locator('[data-kind="mentions"]', { hasText: 'No matching files' }).waitFor();
     await chat.page.keyboard.press('Tab');
     assert.equal(await chat.composer.inputValue(), '@zzz');
+  });
+
+  it('offers @problems, @terminal and @changes above the files: typed, matched and inserted like a path', async () => {
+    const chat = await env.open();
+    await chat.init();
+    await chat.composer.click();
+    await chat.page.keyboard.type('fix @pro');
+    const keyword = chat.page.locator('[data-kind="mention-keyword"]');
+    await keyword.first().waitFor();
+    // Before the host answers with files, the matching keyword is there already.
+    assert.deepEqual(await keyword.locator('.mention-keyword').allInnerTexts(), ['problems']);
+    assert.match(await keyword.first().innerText(), /errors and warnings in the workspace/);
+    await chat.host({ type: 'files.result', query: 'pro', paths: ['src/profile.ts'] });
+    await chat.page.getByRole('option', { name: /src\/profile\.ts/ }).waitFor();
+    assert.equal(await keyword.first().getAttribute('aria-selected'), 'true', 'the keyword comes first and is active');
+    await chat.page.keyboard.press('Tab');
+    assert.equal(await chat.composer.inputValue(), 'fix @problems ');
+
+    await chat.page.keyboard.type('and @');
+    await keyword.nth(2).waitFor();
+    await keyword.filter({ hasText: 'changes' }).click();
+    assert.equal(await chat.composer.inputValue(), 'fix @problems and @changes ');
+    await chat.page.keyboard.press('Enter');
+    const [send] = await chat.waitForPosted('send');
+    assert.equal(send?.text, 'fix @problems and @changes', 'sent as typed: the host attaches what they name');
   });
 });

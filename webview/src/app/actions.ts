@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ImageMeta, WebviewMessage } from '../../../extension/protocol';
+import type { ApprovalDecision, Effort, ImageMeta, WebviewMessage } from '../../../extension/protocol';
 import type { Bridge } from '../bridge/vscode-api';
 import type { Store } from '../state/store';
 import type { ChatAction, ChatState } from '../state/types';
@@ -50,6 +50,12 @@ export interface ChatActions extends AttachActions {
   queryFiles(query: string): void;
   /** The popup closed: the next query is sent even if it repeats the last one (files may have changed). */
   endFileQuery(): void;
+  /** The model picker opened: asks the host for the provider's models. */
+  listModels(): void;
+  /** The model picker: the session's model for its next request (null: back to the model.name setting). */
+  pickModel(model: string | null): void;
+  /** The effort control: the session's reasoning effort (null: the default). */
+  pickEffort(effort: Effort | null): void;
 }
 
 /** A budget card's answer as it goes to the host. */
@@ -138,6 +144,15 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     },
     endFileQuery() {
       lastQuery = undefined;
+    },
+    listModels() {
+      if (bridge.post({ type: 'models.list' })) store.dispatch({ type: 'models.requested' });
+    },
+    pickModel(model) {
+      if (bridge.post({ type: 'model.set', model })) store.dispatch({ type: 'model.requested', model });
+    },
+    pickEffort(effort) {
+      if (bridge.post({ type: 'effort.set', effort })) store.dispatch({ type: 'effort.requested', effort });
     },
   };
 }

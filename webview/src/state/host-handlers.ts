@@ -17,6 +17,8 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
       workspaceTrusted: m.workspaceTrusted,
       setupNeeded: m.setupNeeded,
       supportsImages: m.supportsImages ?? true,
+      ...(m.defaultModel ? { defaultModel: m.defaultModel } : {}),
+      ...(m.effort ? { effort: m.effort } : {}),
     };
     const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping, mode: m.mode ?? 'code', todos: m.todos ?? [] };
     // Requests the host still waits on are re-sent after init; anything else is stale.
@@ -27,8 +29,11 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   header: (m, { s }) => {
     if (!s.session || s.session.id !== m.sessionId) return s;
-    const { type: _type, sessionId: _id, supportsImages, mode, ...fields } = m;
-    return { ...s, session: { ...s.session, ...fields, supportsImages: supportsImages ?? true }, ...(mode ? { mode } : {}) };
+    const { type: _type, sessionId: _id, supportsImages, mode, defaultModel, effort, ...fields } = m;
+    // A model without an effort control has no `effort`: the control goes.
+    const { effort: _old, defaultModel: _oldDefault, ...kept } = s.session;
+    const session = { ...kept, ...fields, supportsImages: supportsImages ?? true, ...(defaultModel ? { defaultModel } : {}), ...(effort ? { effort } : {}) };
+    return { ...s, session, ...(mode ? { mode } : {}) };
   },
 
   event: (m, ctx) => {
@@ -86,6 +91,8 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
   },
 
   'files.result': (m, { s }) => ({ ...s, fileResults: { query: m.query, paths: m.paths } }),
+
+  'models.result': (m, { s }) => ({ ...s, models: { status: 'done', models: m.models, ...(m.error ? { error: m.error } : {}) } }),
 
   // The picked image is prepared by the attach actions (a side effect, wired in main.tsx), not here.
   'composer.attach': (_m, { s }) => s,

@@ -19,6 +19,7 @@ export function initialState(): ChatState {
     draft: '',
     attachments: [],
     fileResults: null,
+    models: null,
     retrying: false,
     nextId: 1,
     mode: 'code',
@@ -44,7 +45,7 @@ export function restoreState(saved: unknown): ChatState {
   if (!saved || typeof saved !== 'object') return fresh;
   const s = saved as Partial<ChatState>;
   if (s.version !== STATE_VERSION || !Array.isArray(s.items) || typeof s.nextId !== 'number') return fresh;
-  const restored: ChatState = { ...fresh, ...s, fileResults: null };
+  const restored: ChatState = { ...fresh, ...s, fileResults: null, models: null };
   if (restored.session) restored.session = { ...restored.session, supportsImages: restored.session.supportsImages ?? true };
   if (!Array.isArray(restored.attachments)) restored.attachments = [];
   else restored.attachments = restored.attachments.map(settleAttachment);

@@ -45,6 +45,13 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
 
   'todos.toggle': (_a, s) => ({ ...s, todosCollapsed: !s.todosCollapsed }),
 
+  // The picker opened: its list says it is loading until the host's `models.result`.
+  'models.requested': (_a, s) => ({ ...s, models: { status: 'loading' } }),
+
+  // The picker and the effort control show the pick at once; the host's `header` confirms it.
+  'model.requested': (a, s) => (s.session ? { ...s, session: { ...s.session, model: a.model ?? s.session.defaultModel ?? s.session.model } } : s),
+  'effort.requested': (a, s) => (s.session?.effort ? { ...s, session: { ...s.session, effort: { ...s.session.effort, picked: a.effort } } } : s),
+
   'approval.answered': (a, s) => ({ ...s, approvals: s.approvals.filter((r) => r.id !== a.id) }),
 
   'ask.answered': (a, s) => ({ ...s, asks: s.asks.filter((r) => r.id !== a.id) }),

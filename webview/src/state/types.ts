@@ -1,4 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
 
 /** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
 export type ChatMode = 'code' | 'plan' | 'ask';
@@ -107,7 +107,14 @@ export interface SessionInfo {
   setupNeeded: boolean;
   /** The model accepts images (absent in init: assumed). */
   supportsImages: boolean;
+  /** The model.name setting (the picker's default); `model` differs when the session picked another. */
+  defaultModel?: string;
+  /** The model's reasoning-effort control; absent: it has none. */
+  effort?: EffortInfoMessage;
 }
+
+/** The composer's model picker list: asked for when it opens. */
+export type ModelList = { status: 'loading' } | { status: 'done'; models: string[]; error?: string };
 
 export interface ApprovalRequest {
   id: string;
@@ -210,6 +217,8 @@ export interface ChatState {
   attachments: Attachment[];
   /** The latest answer to `files.query` (the `@` popup). */
   fileResults: { query: string; paths: string[] } | null;
+  /** The provider's models for the picker (null: not asked yet in this view). */
+  models: ModelList | null;
   /** Retry was pressed: the host's next turn.start repeats the last prompt, which is shown already. */
   retrying: boolean;
   /** Source of item ids. */
@@ -239,6 +248,9 @@ export type LocalAction =
   | { type: 'loop.dismissed' }
   | { type: 'mode.requested'; mode: ChatMode }
   | { type: 'todos.toggle' }
+  | { type: 'models.requested' }
+  | { type: 'model.requested'; model: string | null }
+  | { type: 'effort.requested'; effort: Effort | null }
   | { type: 'approval.answered'; id: string }
   | { type: 'ask.answered'; id: string }
   | { type: 'budget.answered'; id: string };

@@ -12,7 +12,8 @@ const hasFiles = (dt: DataTransfer | null) => !!dt && [...dt.types].includes('Fi
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line; Stop replaces Send while a turn runs.
- * Images come by paste, drag-drop or the attach button; `@` offers workspace files.
+ * Images come by paste, drag-drop or the attach button; `@` offers workspace files and
+ * `@problems`, `@terminal`, `@changes`; the status line picks the model and its effort.
  */
 export function Composer() {
   const draft = useChat((s) => s.draft);
@@ -76,13 +77,22 @@ export function Composer() {
       }}
       onKeyDown={(e) => {
         // Escape closes an open status panel (the @ popup handles its own Escape first).
-        if (e.key === 'Escape' && panel && !e.defaultPrevented) setPanel(null);
+        if (e.key !== 'Escape' || !panel || e.defaultPrevented) return;
+        setPanel(null);
+        // The model picker had the focus (its filter box): back to the message.
+        if (panel === 'models') textarea.current?.focus();
       }}
       onDragOver={onDragOver}
       onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)}
       onDrop={onDrop}
     >
-      <StatusPanelView panel={panel} />
+      <StatusPanelView
+        panel={panel}
+        onClose={() => {
+          setPanel(null);
+          textarea.current?.focus();
+        }}
+      />
       <Attachments />
       <div className="composer-field">
         <MentionPopup state={mention} />

@@ -2,15 +2,16 @@ import { useChat } from '../../app/context';
 import { Icon } from '../Icon';
 import { meterCost, meterDetailLines, meterDetails, meterFill, meterParts, nextCostLines, nextCostText } from './meter-format';
 import type { ChatState, NextCost, RoundMeter } from '../../state/types';
+import { EffortSelect, ModelButton, ModelPanel } from './ModelPicker';
 
-export type StatusPanel = 'tools' | 'meter' | null;
+export type StatusPanel = 'tools' | 'meter' | 'models' | null;
 
 interface Props {
   panel: StatusPanel;
   onToggle(panel: Exclude<StatusPanel, null>): void;
 }
 
-/** The model, the session's loaded tools and the latest round's context meter; each opens its details. */
+/** The model (its picker) and its effort, the session's loaded tools and the latest round's context meter; each opens its details. */
 export function ComposerStatus({ panel, onToggle }: Props) {
   const model = useChat((s) => s.session?.model);
   const loadedTools = useChat((s) => s.loadedTools);
@@ -19,7 +20,8 @@ export function ComposerStatus({ panel, onToggle }: Props) {
   const next = useChat(pendingNextCost);
   return (
     <div className="composer-status">
-      {model ? <ModelName model={model} /> : null}
+      {model ? <ModelButton model={model} open={panel === 'models'} onToggle={() => onToggle('models')} /> : null}
+      <EffortSelect />
       {loadedTools.length ? (
         <button
           type="button"
@@ -47,20 +49,6 @@ export function ComposerStatus({ panel, onToggle }: Props) {
         </button>
       ) : null}
     </div>
-  );
-}
-
-/**
- * The model's name; a long `org/path/model` gives way from the left, so its own name (the tail)
- * stays readable. The whole name is in the title.
- */
-function ModelName({ model }: { model: string }) {
-  const cut = model.lastIndexOf('/') + 1;
-  return (
-    <span className="model" title={model} data-testid="model">
-      {cut > 0 ? <span className="model-org">{model.slice(0, cut)}</span> : null}
-      <span className="model-name">{model.slice(cut)}</span>
-    </span>
   );
 }
 
@@ -105,8 +93,8 @@ function MeterText({ meter, next }: { meter?: RoundMeter; next: NextCost | null 
   );
 }
 
-/** The list behind a status button, shown above the composer. */
-export function StatusPanelView({ panel }: { panel: StatusPanel }) {
+/** The list behind a status button, shown above the composer; `onClose` is for the model picker, which closes once a model is picked. */
+export function StatusPanelView({ panel, onClose }: { panel: StatusPanel; onClose(): void }) {
   const loadedTools = useChat((s) => s.loadedTools);
   const meters = useChat((s) => s.meters);
   const next = useChat((s) => s.nextCost);
@@ -124,6 +112,7 @@ export function StatusPanelView({ panel }: { panel: StatusPanel }) {
       </div>
     );
   }
+  if (panel === 'models') return <ModelPanel onClose={onClose} />;
   if (panel === 'meter') {
     const latest = meters[meters.length - 1];
     // The latest expectation: of the request out now, or of the latest round (beside what it cost).

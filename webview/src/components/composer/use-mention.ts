@@ -1,13 +1,18 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useActions, useChat } from '../../app/context';
 import { rankPaths, type FuzzyMatch } from '../../mention/fuzzy';
+import { matchKeywords, type MentionKeyword } from '../../mention/keywords';
 import { insertMention, mentionAt } from '../../mention/mention';
 
+/** One row of the popup: a keyword (`@problems`) or a workspace file; `match.path` is what is inserted. */
+export type MentionOption = { kind: 'keyword'; keyword: MentionKeyword; match: FuzzyMatch } | { kind: 'file'; match: FuzzyMatch };
+
 export interface MentionPopupState {
-  /** The popup is showing (a mention is being typed and the host has answered something). */
+  /** The popup is showing (a mention is being typed: keywords match, or the host has answered something). */
   open: boolean;
-  matches: FuzzyMatch[];
-  /** The host answered this very query with nothing. */
+  /** Matching keywords first, then files. */
+  matches: MentionOption[];
+  /** The host answered this very query with no file, and no keyword matches. */
   empty: boolean;
   active: number;
   setActive(index: number): void;
@@ -19,7 +24,7 @@ export interface MentionPopupState {
   close(): void;
 }
 
-/** The `@` file popup: asks the host for files as the query changes, ranks them fuzzily, inserts `@path`. */
+/** The `@` popup: the keywords that match, then files (asked of the host as the query changes, ranked fuzzily); inserts `@word` or `@path`. */
 export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElement | null>): MentionPopupState {
   const actions = useActions();
   const fileResults = useChat((s) => s.fileResults);
@@ -41,7 +46,12 @@ export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElemen
     if (query === null) actions.endFileQuery();
   }, [query, actions]);
 
-  const matches = useMemo(() => (query !== null && fileResults ? rankPaths(query, fileResults.paths) : []), [query, fileResults]);
+  const matches = useMemo((): MentionOption[] => {
+    if (query === null) return [];
+    const keywords = matchKeywords(query).map(({ keyword, match }): MentionOption => ({ kind: 'keyword', keyword, match }));
+    const files = fileResults ? rankPaths(query, fileResults.paths).map((match): MentionOption => ({ kind: 'file', match })) : [];
+    return [...keywords, ...files];
+  }, [query, fileResults]);
   const empty = query !== null && fileResults?.query === query && matches.length === 0;
 
   // After inserting, put the caret after the inserted path (once React has updated the textarea).
@@ -65,8 +75,8 @@ export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElemen
   const keys: Record<string, () => void> = {
     ArrowDown: () => setActive((active + 1) % Math.max(1, matches.length)),
     ArrowUp: () => setActive((active - 1 + matches.length) % Math.max(1, matches.length)),
-    Enter: () => matches[active] && choose(matches[active].path),
-    Tab: () => matches[active] && choose(matches[active].path),
+    Enter: () => matches[active] && choose(matches[active].match.path),
+    Tab: () => matches[active] && choose(matches[active].match.path),
     Escape: () => mention && setDismissedAt(mention.start),
   };
 
