@@ -326,14 +326,17 @@ export class CheckpointStore implements CheckpointSeam {
    * first (files the checkpoint could not hold, Snowpea's excludes and nested repositories left out).
    */
   async changedSince(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<FileChange[]> {
-    return (await this.restorePlan(sessionId, to, signal)).changes;
+    return (await this.restorePlan(sessionId, to, signal, false)).changes;
   }
 
-  /** What `restore` would do now: the files it changes, those it leaves alone, and what else changed since that no restore covers. */
-  async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<RestorePlan> {
+  /**
+   * What `restore` would do now: the files it changes, those it leaves alone, and what else
+   * changed since that no restore covers (`outside` false leaves that out: nested and others empty).
+   */
+  async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal, outside = true): Promise<RestorePlan> {
     this.recoverInterrupted();
     const commit = await this.commitOf(sessionId, to, signal);
-    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan, { sessionId, to }));
+    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan, outside ? { sessionId, to } : undefined));
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */

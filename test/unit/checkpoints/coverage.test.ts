@@ -118,7 +118,7 @@ describe('checkpoint coverage is not the repository\'s to decide (red team N6)',
     git(['update-ref', `refs/snowpea/${SID}/1`, git(['commit-tree', tree, '-m', `Snowpea checkpoint: session ${SID}, before turn 1`])]);
     write(w.ws, '.gitignore', 'tmp/\n');
     const plan = await w.store.restorePlan(SID, 1, signal());
-    assert.deepEqual(plan, { changes: [{ path: '.gitignore', status: 'modified' }], leftAlone: ['.env'] });
+    assert.deepEqual(plan, { changes: [{ path: '.gitignore', status: 'modified' }], leftAlone: ['.env'], nested: [], others: [] });
     await w.store.restore(SID, 1, signal());
     assert.equal(read(w.ws, '.env').toString(), 'SECRET=1\n');
   });
