@@ -126,4 +126,17 @@ describe('budget: the forecast of the next request (expected tokens, cache hit a
     const changed = forecast.expect('s', [{ role: 'system', content: 'You plan. '.repeat(700) }, ...second.slice(1)], tools);
     assert.ok(changed.sharedTokens < JSON.stringify(tools).length / 4 + 10, `only the tools block is shared (${changed.sharedTokens} tokens)`);
   });
+
+  it('reliability N15: a large part (a 1 MB write_file call) is remembered by its hash only, and still counts as shared while it is unchanged', () => {
+    const forecast = new CostForecast({ tokens: { estimate: (_id, size) => Math.ceil(size.chars / 4) }, cacheKnown: () => true, now: () => 0 });
+    const big = JSON.stringify({ path: 'big.txt', content: 'x'.repeat(1024 * 1024) });
+    const call: WireMessage = { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'write_file', arguments: big } }] };
+    const first: WireMessage[] = [{ role: 'user', content: 'write it' }, call, { role: 'tool', tool_call_id: 'c1', content: 'ok' }];
+    forecast.expect('s', first, []);
+    forecast.observe('s', { promptTokens: 262_200, cachedTokens: 0, completionTokens: 5 });
+    const held = JSON.stringify([...(forecast as unknown as { last: Map<string, unknown> }).last.values()]);
+    assert.ok(held.length < 10_000, `the forecast keeps ${held.length} chars of the last request`);
+    const next = forecast.expect('s', [...first, { role: 'assistant', content: 'done' }, { role: 'user', content: 'thanks' }], []);
+    assert.ok(next.sharedTokens > 262_000, `the unchanged 1 MB call is shared (${next.sharedTokens} tokens)`);
+  });
 });

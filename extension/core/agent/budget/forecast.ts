@@ -14,6 +14,7 @@
  *
  * The output: the session's rounds so far on average (before its first, this agent's; before any, 0).
  */
+import { createHash } from 'node:crypto';
 import { requestSize } from '../../context/compaction/estimate';
 import type { Usage, WireMessage, WireTool } from '../../model/types';
 
@@ -24,9 +25,23 @@ export const CACHE_TTL_MS = 5 * 60_000;
 
 /** One part of a request as providers order a prompt: the tools block, then each message. */
 interface Part {
-  text: string;
+  /** The part as sent, when it is small; a large one (a 20 MB write_file call) is kept as its hash only. */
+  text?: string;
+  /** sha256 of a large part's text. */
+  hash?: string;
   chars: number;
   images: number;
+}
+
+/**
+ * Parts longer than this are remembered by their hash (reliability N15: the forecast keeps the
+ * last request of every session, which must not hold large tool-call arguments in memory);
+ * a large part that changed counts nothing of its shared beginning.
+ */
+const KEEP_TEXT_CHARS = 64 * 1024;
+
+function part(text: string, chars: number, images: number): Part {
+  return text.length > KEEP_TEXT_CHARS ? { hash: createHash('sha256').update(text).digest('hex'), chars, images } : { text, chars, images };
 }
 
 export interface TokenCounter {
@@ -56,11 +71,11 @@ function partsOf(wire: readonly WireMessage[], tools: readonly WireTool[]): Part
   const parts: Part[] = [];
   if (tools.length) {
     const text = JSON.stringify(tools);
-    parts.push({ text, chars: text.length, images: 0 });
+    parts.push(part(text, text.length, 0));
   }
   for (const m of wire) {
     const size = requestSize([m], []);
-    parts.push({ text: JSON.stringify(m), chars: size.chars, images: size.images });
+    parts.push(part(JSON.stringify(m), size.chars, size.images));
   }
   return parts;
 }
@@ -72,11 +87,12 @@ function sharedPrefix(prev: readonly Part[], next: readonly Part[]): { chars: nu
   for (let i = 0; i < Math.min(prev.length, next.length); i++) {
     const a = prev[i].text;
     const b = next[i].text;
-    if (a === b) {
+    if (a === undefined || b === undefined ? prev[i].hash !== undefined && prev[i].hash === next[i].hash : a === b) {
       chars += next[i].chars;
       images += next[i].images;
       continue;
     }
+    if (a === undefined || b === undefined) break;
     let n = 0;
     const max = Math.min(a.length, b.length);
     while (n < max && a.charCodeAt(n) === b.charCodeAt(n)) n++;
