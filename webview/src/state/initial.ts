@@ -26,6 +26,7 @@ export function initialState(): ChatState {
     todos: [],
     planReady: false,
     todosCollapsed: false,
+    commands: [],
   };
 }
 
@@ -53,5 +54,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.changes)) restored.changes = [];
   if (!Array.isArray(restored.todos)) restored.todos = [];
   if (!Array.isArray(restored.budgets)) restored.budgets = [];
+  if (!Array.isArray(restored.commands)) restored.commands = [];
   return restored;
 }

@@ -1,4 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
 
 /** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
 export type ChatMode = 'code' | 'plan' | 'ask';
@@ -231,6 +231,8 @@ export interface ChatState {
   planReady: boolean;
   /** The pinned todo list is folded to its one-line summary. */
   todosCollapsed: boolean;
+  /** Slash commands from the workspace's and the user's prompt files (the host's `commands`), for the slash menu. */
+  commands: SlashCommandInfo[];
 }
 
 /** Things the webview does on its own, before or without the host. */
