@@ -17,8 +17,7 @@ import { McpLifecycle } from './mcp-lifecycle';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
 import { createBuiltinTools } from '../core/tools/index';
 import { ToolRegistry } from '../core/tools/registry';
-import type { PastedImage } from '../core/input/compose';
-import type { HostMessage } from '../protocol';
+import type { Delivery, HostMessage, OutgoingImage } from '../protocol';
 import { createEditorFileReader, createEditorFileWriter } from './editor-files';
 import { EditDiagnostics } from './edit-diagnostics';
 import { watchForGuardInvalidation } from './guard-invalidation';
@@ -38,6 +37,8 @@ import { effortInfo, withModelChoice, type ModelChoice } from '../core/model/mod
 import { MAX_LISTED_MODELS } from '../protocol';
 import { workspaceProblems } from './problems-source';
 import { TerminalRecorder, type TerminalWindow } from './terminal-output';
+import { TurnNotifier } from './turn-notifier';
+import { workspaceQueueStore } from './queue-store';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -64,6 +65,8 @@ export class AgentHost implements vscode.Disposable {
   /** Host -> webview messages; a listener that throws is logged. */
   private readonly messages = new Emitter<HostMessage>({ onListenerError: (e) => this.log.error(`a chat view listener failed: ${String(e)}`) });
   readonly prompts: WebviewPrompts;
+  /** Tells a user who looks elsewhere that a turn ended or waits for them. */
+  private readonly notifier: TurnNotifier;
   /** Diff review of proposed writes; Keep or Undo of the turn's auto-approved edits. */
   readonly edits: EditSupport;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -92,10 +95,17 @@ export class AgentHost implements vscode.Disposable {
     this.editDiagnostics = new EditDiagnostics(log);
     this.disposables.push(this.editDiagnostics);
     this.edits = new EditSupport({ post: (m) => this.post(m), invalidate: (p) => this.agent?.guard.invalidatePath(p), warn: (m) => this.log.warn(m) });
-    this.prompts = new WebviewPrompts((m) => this.post(m), this.edits.review);
+    this.notifier = new TurnNotifier({
+      enabled: () => this.settings['chat.notifyWhenUnfocused'],
+      title: () => this.chat.session?.title ?? 'New chat',
+      showChat: () => void vscode.commands.executeCommand('snowpea.focusChat'),
+    });
+    this.prompts = new WebviewPrompts((m) => this.post(m), this.edits.review, (m) => this.notifier.waiting(m));
     this.chat = new ChatController({
       agent: () => this.getAgent(),
       logger: log,
+      delivery: () => this.settings['chat.messagesDuringTurn'],
+      queueStore: workspaceQueueStore(context.workspaceState, log),
       hooks: {
         event: (e) => this.onChatEvent(e),
         error: (message) => this.post({ type: 'error', message }),
@@ -106,10 +116,12 @@ export class AgentHost implements vscode.Disposable {
         sessionChanged: () => this.changeEmitter.fire(),
         beforeRequest: () => this.loadApiKey(true),
         released: (id) => void closeBrowserSession(id),
+        queueChanged: () => this.post(this.queueMessage()),
+        idle: (reason) => this.notifier.turnEnded(reason),
       },
     });
     this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader())),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('snowpea') && (this.reloadSettings(), this.postHeader(), this.postQueue())),
       vscode.workspace.onDidGrantWorkspaceTrust(() => (this.reloadSettings(), this.postHeader())),
       this.context.secrets.onDidChange((e) => isApiKeySecret(e.key) && void this.loadApiKey().then(() => this.postHeader())),
       this.changeEmitter,
@@ -378,6 +390,28 @@ export class AgentHost implements vscode.Disposable {
     if (this.messages.listenerCount) this.post(this.header());
   }
 
+  /** The current session's waiting messages as the chat shows them (images as metadata only). */
+  private queueMessage(): Extract<HostMessage, { type: 'queue' }> {
+    const { items, held } = this.chat.queue();
+    return {
+      type: 'queue',
+      sessionId: this.chat.session?.id ?? '',
+      items: items.map((m) => {
+        const images = (m.input.images ?? []).map((img) => {
+          const { width, height } = img as Partial<OutgoingImage>;
+          return { name: img.name, mime: img.mime, width: width ?? 0, height: height ?? 0 };
+        });
+        return { id: m.id, text: m.input.text, ...(images.length ? { images } : {}), delivery: m.delivery };
+      }),
+      held,
+      delivery: this.settings['chat.messagesDuringTurn'],
+    };
+  }
+
+  private postQueue(): void {
+    if (this.messages.listenerCount) this.post(this.queueMessage());
+  }
+
   /** The first message for a (re)loaded webview: session header, then the stored transcript. */
   async initMessages(): Promise<HostMessage[]> {
     await this.loadApiKey();
@@ -386,8 +420,8 @@ export class AgentHost implements vscode.Disposable {
     const { type: _type, ...header } = this.header();
     const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running, todos: s?.todos ?? [] };
     const notices = this.trustNotices().map((text): HostMessage => ({ type: 'notice', text }));
-    if (!s) return [init, ...notices];
-    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, ...notices];
+    if (!s) return [init, this.queueMessage(), ...notices];
+    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, this.queueMessage(), ...notices];
     const inFlight = this.chat.inFlightText();
     if (inFlight) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: inFlight } });
     // Approvals and questions the turn is waiting on: without them a reloaded chat would wait forever.
@@ -409,8 +443,26 @@ export class AgentHost implements vscode.Disposable {
     return this.chat.retry();
   }
 
-  send(text: string, images: PastedImage[] = []): Promise<void> {
-    return this.chat.send({ text, images });
+  /** The composer's Send: a turn now, or (a turn runs) a message waiting for the turn's next step or end (`delivery`, default: the setting). */
+  send(text: string, images: OutgoingImage[] = [], delivery?: Delivery): Promise<void> {
+    return this.chat.send({ text, images }, delivery ? { delivery } : {});
+  }
+
+  /** A waiting message's controls above the composer (ChatController's queue). */
+  editQueued(id: string, text: string): void {
+    this.chat.editQueued(id, text);
+  }
+
+  removeQueued(id: string): void {
+    this.chat.removeQueued(id);
+  }
+
+  setQueuedDelivery(id: string, delivery: Delivery): void {
+    this.chat.setQueuedDelivery(id, delivery);
+  }
+
+  sendQueuedNow(id: string): Promise<void> {
+    return this.chat.sendQueuedNow(id);
   }
 
   stop(): void {

@@ -62,7 +62,11 @@ export class ChatSurface implements vscode.Disposable {
       for (const m of [...(await this.d.host.initMessages()), ...forComposer]) this.queue.post(m);
       this.queue.markReady();
     },
-    send: (m) => this.d.host.send(m.text, m.images ?? []),
+    send: (m) => this.d.host.send(m.text, m.images ?? [], m.delivery),
+    'queue.edit': (m) => this.d.host.editQueued(m.id, m.text),
+    'queue.remove': (m) => this.d.host.removeQueued(m.id),
+    'queue.delivery': (m) => this.d.host.setQueuedDelivery(m.id, m.delivery),
+    'queue.sendNow': (m) => this.d.host.sendQueuedNow(m.id),
     stop: () => this.d.host.stop(),
     'mode.set': (m) => this.d.host.setMode(m.mode),
     'plan.approve': () => this.d.host.approvePlan(),

@@ -1,4 +1,4 @@
-import type { Message } from '../core/conversation/messages';
+import { isTurnPrompt, type Message } from '../core/conversation/messages';
 import { typedText } from '../core/input/compose';
 import type { TranscriptEntry } from '../protocol';
 import { TOOL } from '../core/tools/names';
@@ -27,7 +27,7 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
       if (isCompaction(m)) out.push(compactionEntry(m));
       if (m.attachedBy) continue;
       const images = typeof m.content === 'string' ? [] : m.content.flatMap((p) => (p.type === 'image' ? [{ name: p.name, mime: p.mime, width: p.width, height: p.height }] : []));
-      out.push({ role: 'user', text: typedText(m.content), ...(images.length ? { images } : {}), turn: turns.get(m) });
+      out.push({ role: 'user', text: typedText(m.content), ...(images.length ? { images } : {}), ...(m.duringTurn ? { duringTurn: true } : { turn: turns.get(m) }) });
     } else if (m.role === 'assistant') {
       const reasoning = m.reasoning?.text;
       if (m.content || reasoning) out.push({ role: 'assistant', text: m.content, ...(reasoning ? { reasoning } : {}) });
@@ -56,7 +56,7 @@ export function toTranscript(messages: Message[]): TranscriptEntry[] {
 /** The turn of each of the user's own messages: counted from 1 as Session.turn counts them (attachments, compactions and rewinds left out). */
 function userTurns(messages: readonly Message[]): Map<Message, number> {
   const turns = new Map<Message, number>();
-  for (const m of messages) if (m.role === 'user' && !m.attachedBy) turns.set(m, turns.size + 1);
+  for (const m of messages) if (isTurnPrompt(m)) turns.set(m, turns.size + 1);
   return turns;
 }
 

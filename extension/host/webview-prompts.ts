@@ -25,6 +25,8 @@ export class WebviewPrompts implements Approver, BudgetAsker {
   constructor(
     private readonly post: (msg: HostMessage) => void,
     private readonly reviewer?: ProposalReviewer,
+    /** A request the turn now waits on was shown (the host notifies a user who looks elsewhere). */
+    private readonly onWaiting?: (msg: HostMessage) => void,
   ) {}
 
   /** A write's proposal opens in the reviewer too; the card's answer and the diff's are one answer, and the card goes either way. */
@@ -106,6 +108,7 @@ export class WebviewPrompts implements Approver, BudgetAsker {
       if (signal.aborted) return finish(onAbort);
       signal.addEventListener('abort', abort, { once: true });
       this.post(message);
+      this.onWaiting?.(message);
     });
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { agentEventMessageSchema, sessionModes, todoListSchema } from './agent-event';
 import { meterMessageSchema } from './meter';
 import { effortInfoSchema, modelsResultSchema } from './model-picker';
-import { MAX_IMAGE_BASE64_CHARS } from './webview-messages';
+import { deliveries, MAX_IMAGE_BASE64_CHARS } from './webview-messages';
 
 /** Messages the extension host posts to the webview. */
 
@@ -19,8 +19,11 @@ export const imageMetaSchema = z.object({
 
 /** One stored message of a session, replayed on resume or after the webview reloaded. */
 export const transcriptEntrySchema = z.discriminatedUnion('role', [
-  /** `turn`: which of the user's messages it is (from 1, over the whole stored transcript); Restore names it. */
-  z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional(), turn: z.number().int().positive().optional() }),
+  /**
+   * `turn`: which of the user's messages it is (from 1, over the whole stored transcript); Restore
+   * names it. `duringTurn`: sent while a turn ran and read at one of its steps (it has no turn).
+   */
+  z.object({ role: z.literal('user'), text: z.string(), images: z.array(imageMetaSchema).optional(), turn: z.number().int().positive().optional(), duringTurn: z.boolean().optional() }),
   /** `reasoning`: what the model thought before this answer (the chat shows it collapsed). */
   z.object({ role: z.literal('assistant'), text: z.string(), reasoning: z.string().optional() }),
   z.object({
@@ -127,6 +130,18 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('ask.request'), id: z.string(), question: z.string(), choices: z.array(z.string()).optional() }),
   z.object({ type: z.literal('error'), message: z.string() }),
+  /**
+   * The messages the user sent while a turn ran, still waiting (after `init`, and whenever they
+   * change), in order. `held`: a turn was stopped or failed (or the window reloaded), so none is sent
+   * before the user sends one; `delivery`: how a message sent during a turn waits unless picked.
+   */
+  z.object({
+    type: z.literal('queue'),
+    sessionId: z.string(),
+    items: z.array(z.object({ id: z.string(), text: z.string(), images: z.array(imageMetaSchema).optional(), delivery: z.enum(deliveries) })).max(100),
+    held: z.boolean(),
+    delivery: z.enum(deliveries),
+  }),
   /** A quiet line in the chat: workspace settings Snowpea ignored, a workspace at the home folder. */
   z.object({ type: z.literal('notice'), text: z.string().max(10_000) }),
   meterMessageSchema,

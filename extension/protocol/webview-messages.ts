@@ -16,6 +16,10 @@ export const budgetDecisions = ['continue', 'raise', 'stop'] as const;
 /** A budget the card raises to: as agent.budget takes it. */
 const budgetAmount = z.number().positive().max(1_000_000);
 
+/** A message sent while a turn runs: `steer` at the turn's next round boundary, `queue` as a new turn when it ends. */
+export const deliveries = ['steer', 'queue'] as const;
+export type Delivery = (typeof deliveries)[number];
+
 export const outgoingImageSchema = z.object({
   name: z.string().min(1).max(512),
   mime: z.string().regex(/^image\/[a-z0-9.+-]+$/i, 'must be an image/* MIME type'),
@@ -35,8 +39,15 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
       type: z.literal('send'),
       text: z.string().max(MAX_SEND_TEXT_CHARS),
       images: z.array(outgoingImageSchema).max(MAX_IMAGES_PER_MESSAGE).optional(),
+      /** While a turn runs: how the message waits (absent: the chat.messagesDuringTurn setting). Ignored when no turn runs. */
+      delivery: z.enum(deliveries).optional(),
     })
     .refine((m) => m.text.trim().length > 0 || (m.images?.length ?? 0) > 0, { message: 'send needs text or an image' }),
+  /** A message waiting while a turn runs (`queue` lists them): new text (its images stay), removed, its delivery switched, or sent now. */
+  z.object({ type: z.literal('queue.edit'), id: z.string().max(100), text: z.string().max(MAX_SEND_TEXT_CHARS) }),
+  z.object({ type: z.literal('queue.remove'), id: z.string().max(100) }),
+  z.object({ type: z.literal('queue.delivery'), id: z.string().max(100), delivery: z.enum(deliveries) }),
+  z.object({ type: z.literal('queue.sendNow'), id: z.string().max(100) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('approval.reply'), id: z.string(), decision: z.enum(approvalDecisions) }),

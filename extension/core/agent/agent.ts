@@ -17,11 +17,11 @@ import { TOOL } from '../tools/names';
 import { modeTools } from '../tools/modes';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Disposable } from '../conversation/emitter';
-import { AgentLoop, type TurnResult } from './loop';
+import { AgentLoop, type DuringTurnMessage, type TurnResult } from './loop';
 import { RoundMeter } from './meter';
 import { BudgetGuard } from './budget/guard';
 import type { BudgetAsker } from './budget/types';
-import type { ContentPart, Message } from '../conversation/messages';
+import { isTurnPrompt, type ContentPart, type Message } from '../conversation/messages';
 import type { TodoItem } from '../conversation/events';
 import { closeOrphanCalls } from '../conversation/orphans';
 import { SessionPromptBuilder } from '../context/prompt-builder';
@@ -54,6 +54,11 @@ export interface AgentStore extends TranscriptSink {
 export interface SendHooks {
   /** Images and paths that were not attached (one line each, for the user); the rest of the message goes. */
   onProblems?(problems: string[]): void;
+  /**
+   * At each round boundary: the messages the user sent since, to deliver now (taken: the caller
+   * forgets them). They are composed like the turn's own message and appended after the round's results.
+   */
+  duringTurn?(): Array<{ id: string; input: ComposeInput }>;
 }
 
 export interface SendResult extends TurnResult {
@@ -266,8 +271,26 @@ export class Agent implements Disposable {
   async send(session: Session, input: ComposeInput, signal: AbortSignal, hooks: SendHooks = {}): Promise<SendResult> {
     const composed = await this.compose(input, signal);
     if (composed.problems.length) hooks.onProblems?.(composed.problems);
-    const result = await this.turn(session, composed.content, signal, ownText(input));
+    const take = hooks.duringTurn;
+    const duringTurn = take && (() => this.composeEach(take(), hooks, signal));
+    const result = await this.turn(session, composed.content, signal, ownText(input), duringTurn);
     return { ...result, problems: composed.problems };
+  }
+
+  /** Messages sent during a turn, composed in order; one that cannot be composed goes as the text typed (nothing is lost). */
+  private async composeEach(taken: Array<{ id: string; input: ComposeInput }>, hooks: SendHooks, signal: AbortSignal): Promise<DuringTurnMessage[]> {
+    const out: DuringTurnMessage[] = [];
+    for (const { id, input } of taken) {
+      try {
+        const composed = await this.compose(input, signal);
+        if (composed.problems.length) hooks.onProblems?.(composed.problems);
+        out.push({ id, content: composed.content });
+      } catch (e) {
+        this.opts.logger.warn(`a message sent during the turn could not be composed (${(e as Error).message}); it goes as typed`);
+        out.push({ id, content: input.text });
+      }
+    }
+    return out;
   }
 
   /** A turn with a prompt as the loop takes it, composed by the caller (tests and the benchmarks); the title comes from the prompt's text. */
@@ -275,14 +298,14 @@ export class Agent implements Disposable {
     return this.turn(session, prompt, signal);
   }
 
-  private async turn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, title?: string): Promise<TurnResult> {
+  private async turn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, title?: string, duringTurn?: () => Promise<DuringTurnMessage[]>): Promise<TurnResult> {
     this.live.set(session.id, session);
     const before = session.loadedTools.length;
     // The checkpoint is taken while the first request is out (a large workspace's first one takes
     // seconds); no tool runs before it is done, and the turn ends only once it is recorded.
     const checkpoint = session.isSubagent ? undefined : this.opts.checkpoints?.atTurnStart(session.id, session.turn + 1, signal);
     try {
-      return await this.loop.runTurn(session, prompt, signal, { ...(title === undefined ? {} : { title }), ...(checkpoint ? { beforeTools: checkpoint } : {}) });
+      return await this.loop.runTurn(session, prompt, signal, { ...(title === undefined ? {} : { title }), ...(checkpoint ? { beforeTools: checkpoint } : {}), ...(duringTurn ? { duringTurn } : {}) });
     } finally {
       await checkpoint;
       if (!session.isSubagent) this.opts.checkpoints?.atTurnEnd?.(session.id);
@@ -479,7 +502,7 @@ export function userMessageIndex(messages: readonly Message[], turn: number): nu
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m.role === 'user' && !m.attachedBy && ++n === turn) return i;
+    if (isTurnPrompt(m) && ++n === turn) return i;
   }
   return -1;
 }

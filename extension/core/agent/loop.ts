@@ -13,6 +13,7 @@ import { toWireMessages } from '../conversation/wire';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
 import { BudgetStopped } from './budget/types';
+import { typedText } from '../input/compose';
 
 /** A request estimated above this share of the window is "near" it: an unexplained 400 for it is taken for an overflow once. */
 const NEAR_WINDOW = 0.7;
@@ -31,6 +32,19 @@ export interface TurnResult {
   overheadMs: number[];
   /** Milliseconds per tool round spent waiting for state.db to report the round durable (the event loop is free meanwhile). */
   commitWaitMs: number[];
+}
+
+/** A message the user sent while the turn ran, composed, for the loop to append at the next round boundary. */
+export interface DuringTurnMessage {
+  /** Its entry in the chat's queue (told back in the `message.delivered` event). */
+  id?: string;
+  content: string | ContentPart[];
+}
+
+/** What the chat shows of a user's message: the words typed (no inlined files, no notes) and the images. */
+function shown(content: string | ContentPart[]): { text: string; images?: Array<{ name: string; mime: string; width: number; height: number }> } {
+  const images = typeof content === 'string' ? [] : content.flatMap((p) => (p.type === 'image' ? [{ name: p.name, mime: p.mime, width: p.width, height: p.height }] : []));
+  return { text: typedText(content), ...(images.length ? { images } : {}) };
 }
 
 /**
@@ -73,9 +87,16 @@ export class AgentLoop {
   /**
    * `opts.title`: what a new session is titled from (the user's own text); default: the prompt's
    * text. `opts.beforeTools`: what the turn's tool calls wait for (the checkpoint of the files as
-   * they were before the turn, taken while the first request is out).
+   * they were before the turn, taken while the first request is out). `opts.duringTurn`: messages the
+   * user sent while the turn ran, asked for at each round boundary; they are appended after the
+   * round's tool results, so every earlier byte of the request stays as the provider cached it.
    */
-  async runTurn(session: Session, prompt: string | ContentPart[], signal: AbortSignal, opts: { maxRounds?: number; title?: string; beforeTools?: Promise<void> } = {}): Promise<TurnResult> {
+  async runTurn(
+    session: Session,
+    prompt: string | ContentPart[],
+    signal: AbortSignal,
+    opts: { maxRounds?: number; title?: string; beforeTools?: Promise<void>; duringTurn?: () => Promise<DuringTurnMessage[]> } = {},
+  ): Promise<TurnResult> {
     const { services } = this;
     const emit = (e: AgentEvent) => this.emit(e, session);
     // A call an earlier stop left without a result gets one first (stored), so the request is valid.
@@ -86,7 +107,8 @@ export class AgentLoop {
       session.title = sessionTitle(opts.title ?? '') || sessionTitle(promptText) || 'New chat';
       services.sink?.updateSession(session.id, { title: session.title });
     }
-    emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText });
+    const { text: typed, images: typedImages } = shown(prompt);
+    emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText, ...(typed !== promptText ? { text: typed } : {}), ...(typedImages ? { images: typedImages } : {}) });
     this.append(session, { role: 'user', content: prompt });
     services.tools.beginTurn(session);
     // New MCP servers list their tools first, so the Deferred line of this turn's first request names them.
@@ -115,6 +137,14 @@ export class AgentLoop {
           : `Stopped after ${rounds} rounds (agent.maxRounds). Send a message to continue, or raise snowpea.agent.maxRounds.`;
         emit({ type: 'error', sessionId: session.id, message: msg, kind: 'max_rounds' });
         return end('max_rounds', msg);
+      }
+      // A round boundary: what the user sent meanwhile goes after the last round's results.
+      if (rounds > 0 && opts.duringTurn) {
+        for (const m of await opts.duringTurn()) {
+          this.append(session, { role: 'user', content: m.content, duringTurn: true });
+          emit({ type: 'message.delivered', sessionId: session.id, ...(m.id ? { id: m.id } : {}), ...shown(m.content) });
+        }
+        if (signal.aborted) return end('cancelled');
       }
       rounds++;
       session.round++;

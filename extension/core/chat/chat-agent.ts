@@ -18,7 +18,13 @@ export interface ChatAgent {
   /** A stored session (its transcript loaded), or undefined when there is none with that id. */
   openSession(id: string): Session | undefined;
   /** One turn of what the user wrote; `onProblems` hears what was not attached before the turn starts. */
-  send(session: Session, input: ComposeInput, signal: AbortSignal, hooks?: { onProblems?(problems: string[]): void }): Promise<{ reason: TurnEndReason }>;
+  /** `duringTurn`: asked at each round boundary for the messages the user sent meanwhile (taken), appended after the round's results. */
+  send(
+    session: Session,
+    input: ComposeInput,
+    signal: AbortSignal,
+    hooks?: { onProblems?(problems: string[]): void; duringTurn?(): Array<{ id: string; input: ComposeInput }> },
+  ): Promise<{ reason: TurnEndReason }>;
   compact(session: Session, focus: string | undefined, signal: AbortSignal): Promise<CompactionOutcome | undefined>;
   /** Deletes a stored session with its children; false when there was none. */
   deleteSession(id: string): Promise<boolean>;
@@ -43,4 +49,8 @@ export interface ChatHooks {
   beforeRequest(): Promise<void>;
   /** The chat left a session and released it: what the host keeps for it goes too (its browser). */
   released?(sessionId: string): void;
+  /** The current session's waiting messages changed (ChatController.queue() has them). */
+  queueChanged?(): void;
+  /** A turn ended and no waiting message follows it: the chat is idle (the host may tell a user who looks elsewhere). */
+  idle?(reason: TurnEndReason): void;
 }

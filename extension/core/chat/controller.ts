@@ -1,11 +1,12 @@
 import type { CompactionOutcome } from '../context/compaction/compactor';
 import type { Disposable } from '../conversation/emitter';
-import type { AgentEvent } from '../conversation/events';
+import type { AgentEvent, TurnEndReason } from '../conversation/events';
 import type { Mode, Session } from '../conversation/session';
 import type { ComposeInput } from '../input/compose';
 import type { Logger } from '../log';
 import type { ModelChoice } from '../model/types';
 import type { ChatAgent, ChatHooks } from './chat-agent';
+import { MessageQueue, QueueRefused, type Delivery, type QueueState } from './message-queue';
 
 /** The user's message that approves a plan (the chat's "Approve plan" button): act mode is on when it is sent. */
 export const PLAN_APPROVED = 'Plan approved. Carry it out now, step by step.';
@@ -22,6 +23,16 @@ export interface ChatControllerOptions {
   stopWaitMs?: number;
   /** How long close waits for the stopped turn to store its round; default 2 s. */
   closeWaitMs?: number;
+  /** How a message sent during a turn is delivered unless the user picks (chat.messagesDuringTurn); default steer. */
+  delivery?: () => Delivery;
+  /** Where each session's waiting messages are kept between windows (absent: in memory only). */
+  queueStore?: QueueStore;
+}
+
+/** Keeps a session's waiting messages (VS Code: the workspace's state); an empty queue is forgotten. */
+export interface QueueStore {
+  load(sessionId: string): QueueState | undefined;
+  save(sessionId: string, state: QueueState): void;
 }
 
 /**
@@ -48,6 +59,9 @@ export class ChatController {
   private nextMode: Mode = 'code';
   /** The model and effort picked before the chat had a session (or the last session's, after New Chat). */
   private nextChoice: ModelChoice = {};
+  /** Each session's messages sent during its turns, waiting; `unsessioned` until a first turn's session exists. */
+  private readonly queues = new Map<string, MessageQueue>();
+  private unsessioned?: MessageQueue;
 
   constructor(private readonly opts: ChatControllerOptions) {}
 
@@ -122,19 +136,36 @@ export class ChatController {
 
   /** Provider error -> Retry: the last prompt again, as a new turn. */
   async retry(): Promise<void> {
+    if (this.running) return this.opts.hooks.error('A turn is running: wait for it to finish, then retry.');
     if (this.lastPrompt) await this.send(this.lastPrompt);
   }
 
-  /** Runs a turn of `input` in the current session (a new one when there is none); resolves when the turn has ended. */
-  async send(input: ComposeInput): Promise<void> {
-    const { hooks } = this.opts;
+  /**
+   * Runs a turn of `input` in the current session (a new one when there is none); resolves when the
+   * turn has ended and the messages waiting after it have run. While a turn runs, `input` waits in
+   * the session's queue instead (`delivery`, default: the setting) and this resolves at once.
+   */
+  async send(input: ComposeInput, opts: { delivery?: Delivery } = {}): Promise<void> {
     // A message sent while the conversation is being compacted waits for it: the turn builds on the summary.
     if (this.compacting) await this.compactionEnded;
-    if (this.running) {
-      // Refused before anything changes: Retry still repeats the prompt of the running turn.
-      hooks.error('A turn is already running; stop it first.');
-      return;
+    if (this.running) return this.guarded(() => void this.queueOf(this.runningSession ?? this.current).add(input, opts.delivery ?? this.opts.delivery?.() ?? 'steer'));
+    let { reason, session } = await this.runTurn(input);
+    // The waiting messages go on while the chat stays with this session and its turns end well;
+    // a turn stopped or failed holds them (nothing is sent later by surprise).
+    while (session) {
+      const queue = this.queueOf(session);
+      if (reason !== 'done') queue.hold(true);
+      if (session !== this.current || this.running) break;
+      const next = queue.held ? undefined : queue.next();
+      if (!next) break;
+      ({ reason, session } = await this.runTurn(next.input));
     }
+    if (session && session === this.current && !this.running) this.opts.hooks.idle?.(reason);
+  }
+
+  /** One turn; its end reason ('error' when it failed before the loop) and the session it ran in. */
+  private async runTurn(input: ComposeInput): Promise<{ reason: TurnEndReason; session?: Session }> {
+    const { hooks } = this.opts;
     this.lastPrompt = input;
     const controller = new AbortController();
     this.running = controller;
@@ -142,19 +173,25 @@ export class ChatController {
     this.turnEnded = new Promise((resolve) => (ended = resolve));
     hooks.runningChanged(true);
     let session: Session | undefined;
+    let reason: TurnEndReason = 'error';
     try {
       const agent = await this.theAgent();
       if (!this.current) {
         // The view knows no session yet: it learns the new one before any of its events.
         this.current = agent.newSession({ mode: this.nextMode, modelChoice: this.nextChoice });
         this.nextMode = 'code';
+        this.adoptUnsessioned(this.current);
         await hooks.sessionStarted();
       }
       session = this.current;
       this.runningSession = session;
       hooks.sessionChanged();
       await hooks.beforeRequest();
-      await agent.send(session, input, controller.signal, { onProblems: (problems) => problems.forEach((p) => hooks.error(p)) });
+      const queue = this.queueOf(session);
+      ({ reason } = await agent.send(session, input, controller.signal, {
+        onProblems: (problems) => problems.forEach((p) => hooks.error(p)),
+        duringTurn: () => queue.takeSteering().map((m) => ({ id: m.id, input: m.input })),
+      }));
     } catch (e) {
       this.opts.logger.error(`turn failed: ${(e as Error).stack ?? e}`);
       hooks.error((e as Error).message);
@@ -169,6 +206,85 @@ export class ChatController {
       // The chat moved on (New Chat, Resume) while this turn ran: its session can go now.
       if (session && session !== this.current) this.release(session);
     }
+    return { reason, session };
+  }
+
+  /** The current session's waiting messages (none before its first turn starts). */
+  queue(): QueueState {
+    return this.current ? this.queueOf(this.current).snapshot() : (this.unsessioned?.snapshot() ?? { items: [], held: false });
+  }
+
+  /** New text for a waiting message; refused (said) when it has been sent already. */
+  editQueued(id: string, text: string): void {
+    this.guarded(() => this.currentQueue().edit(id, text));
+  }
+
+  removeQueued(id: string): void {
+    this.guarded(() => this.currentQueue().remove(id));
+  }
+
+  setQueuedDelivery(id: string, delivery: Delivery): void {
+    this.guarded(() => this.currentQueue().setDelivery(id, delivery));
+  }
+
+  /**
+   * A waiting message's Send now: while a turn runs it is read at the next round boundary; else it
+   * runs as a turn now, and a held queue goes on after it.
+   */
+  async sendQueuedNow(id: string): Promise<void> {
+    const queue = this.currentQueue();
+    if (this.running) return this.guarded(() => queue.setDelivery(id, 'steer'));
+    let message;
+    try {
+      message = queue.take(id);
+    } catch (e) {
+      if (e instanceof QueueRefused) return this.opts.hooks.error(e.message);
+      throw e;
+    }
+    await this.send(message.input);
+  }
+
+  /** Runs a queue operation; a refusal is said to the user. */
+  private guarded(op: () => void): void {
+    try {
+      op();
+    } catch (e) {
+      if (!(e instanceof QueueRefused)) throw e;
+      this.opts.hooks.error(e.message);
+    }
+  }
+
+  private currentQueue(): MessageQueue {
+    return this.queueOf(this.current);
+  }
+
+  /** A session's queue, loaded from the queue store on first use (held: nothing in it is sent before the user says so). */
+  private queueOf(session: Session | undefined): MessageQueue {
+    if (!session) return (this.unsessioned ??= new MessageQueue(() => this.opts.hooks.queueChanged?.()));
+    let queue = this.queues.get(session.id);
+    if (!queue) {
+      const stored = this.opts.queueStore?.load(session.id);
+      queue = this.newQueue(session.id, stored && { items: stored.items, held: true });
+      this.queues.set(session.id, queue);
+    }
+    return queue;
+  }
+
+  private newQueue(sessionId: string, init?: QueueState): MessageQueue {
+    return new MessageQueue((state) => {
+      this.opts.queueStore?.save(sessionId, state);
+      if (sessionId === this.current?.id) this.opts.hooks.queueChanged?.();
+    }, init);
+  }
+
+  /** Messages sent while a first turn was starting belong to the session it made. */
+  private adoptUnsessioned(session: Session): void {
+    const waiting = this.unsessioned;
+    this.unsessioned = undefined;
+    if (!waiting?.size) return;
+    const queue = this.newQueue(session.id, waiting.snapshot());
+    this.queues.set(session.id, queue);
+    this.opts.queueStore?.save(session.id, queue.snapshot());
   }
 
   stop(): void {
@@ -223,6 +339,8 @@ export class ChatController {
     const wasCurrent = this.current?.id === id;
     if (wasCurrent) await this.stopTurn();
     const deleted = await (await this.theAgent()).deleteSession(id);
+    this.queues.delete(id);
+    this.opts.queueStore?.save(id, { items: [], held: false });
     if (wasCurrent) await this.newChat();
     return { deleted, wasCurrent };
   }

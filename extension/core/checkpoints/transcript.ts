@@ -1,11 +1,11 @@
-import { textOf, type Message } from '../conversation/messages';
+import { isTurnPrompt, textOf, type Message } from '../conversation/messages';
 
 /**
  * The first line of each user message, by turn (index 0 is turn 1): the messages a turn
  * starts with, counted as Session.turn counts them (the loop's own attachments left out).
  */
 export function userMessageLines(messages: readonly Message[]): string[] {
-  return messages.flatMap((m) => (m.role === 'user' && !m.attachedBy ? [firstLine(textOf(m.content))] : []));
+  return messages.flatMap((m) => (isTurnPrompt(m) ? [firstLine(textOf(m.content))] : []));
 }
 
 function firstLine(text: string): string {

@@ -116,8 +116,20 @@ export const sessionModes = ['code', 'plan', 'ask'] as const;
 export const turnEndReasons = ['done', 'cancelled', 'max_rounds', 'budget', 'error'] as const;
 export type TurnEndReason = (typeof turnEndReasons)[number];
 
+/** An image of a user's message as the chat shows it (the bytes stay in the attachment store). */
+const shownImageSchema = z.object({ name: z.string(), mime: z.string(), width: z.number().int().nonnegative(), height: z.number().int().nonnegative() });
+
 export const agentEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string() }),
+  /**
+   * `prompt`: the turn's prompt as text (inlined files and image markers included); `text` and
+   * `images`: what the user typed and attached, as the chat shows the message.
+   */
+  z.object({ type: z.literal('turn.start'), sessionId, turn: z.number().int(), prompt: z.string(), text: z.string().optional(), images: z.array(shownImageSchema).optional() }),
+  /**
+   * A message the user sent while the turn ran, delivered at a round boundary: appended after that
+   * round's tool results (the requests before it stay a prefix of the next). `id`: its queue entry.
+   */
+  z.object({ type: z.literal('message.delivered'), sessionId, id: z.string().optional(), text: z.string(), images: z.array(shownImageSchema).optional() }),
   z.object({ type: z.literal('round.start'), sessionId, round: z.number().int() }),
   z.object({ type: z.literal('text.delta'), sessionId, text: z.string() }),
   /** Reasoning ("thinking") as it streams: never part of the answer; the chat shows it collapsed. */

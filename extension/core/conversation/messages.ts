@@ -67,9 +67,11 @@ export type Message =
   /**
    * `attachedBy` marks a user message the loop added: 'tools' carries images from tools
    * (view_image, screenshots); 'compaction' is a compaction (see CompactionRecord); 'rewind' a
-   * rewind (RewindRecord), never sent itself.
+   * rewind (RewindRecord), never sent itself. `duringTurn` marks a message the user sent while a
+   * turn ran, delivered at a round boundary (after that round's tool results): the user's own
+   * words, but not a turn of its own (no checkpoint, no turn number).
    */
-  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord; rewind?: RewindRecord }
+  | { role: 'user'; content: string | ContentPart[]; attachedBy?: string; compaction?: CompactionRecord; rewind?: RewindRecord; duringTurn?: boolean }
   /** `reasoning`: what the model thought before answering (shown collapsed, sent back only where its provider requires). */
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: Reasoning }
   /**
@@ -78,6 +80,11 @@ export type Message =
    * stored before it was recorded. Never sent to the model (the content says it in words).
    */
   | { role: 'tool'; toolCallId: string; toolName: string; ok: boolean; content: string; errorCode?: string; loadedTools?: string[] };
+
+/** The message a turn starts with: the user's own (not one the loop added), not one delivered during a turn. */
+export function isTurnPrompt(m: Message): boolean {
+  return m.role === 'user' && !m.attachedBy && !m.duringTurn;
+}
 
 export function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TodoItem } from './events';
-import type { Message } from './messages';
+import { isTurnPrompt, type Message } from './messages';
 import type { ModelChoice } from '../model/types';
 
 export type Mode = 'code' | 'plan' | 'ask';
@@ -61,7 +61,7 @@ export class Session {
     this.modelChoice = { ...init.modelChoice };
     this.messages = [...(init.messages ?? [])];
     this.budgetRounds = init.budgetRounds;
-    this.turn = this.messages.filter((m) => m.role === 'user' && !m.attachedBy).length;
+    this.turn = this.messages.filter(isTurnPrompt).length;
     this.round = this.messages.filter((m) => m.role === 'assistant').length;
   }
 

@@ -1,5 +1,5 @@
 import type { WireContentPart, WireMessage } from '../model/types';
-import type { ContentPart, ImageRef, Message } from './messages';
+import { isTurnPrompt, type ContentPart, type ImageRef, type Message } from './messages';
 import { pairToolResults } from './orphans';
 
 /** Why an image the model could take is not in the request (its stored file is gone, say). */
@@ -58,8 +58,9 @@ export function toWireMessages(system: string, messages: readonly Message[], res
 }
 
 /**
- * For each message, whether its turn (the messages from one of the user's own messages to the
- * next; messages the loop added, such as tool images, belong to the turn they are in) called tools.
+ * For each message, whether its turn (the messages from one turn prompt of the user's to the
+ * next; messages the loop added, such as tool images, and messages delivered during the turn belong
+ * to the turn they are in) called tools.
  */
 function toolTurns(messages: readonly Message[]): boolean[] {
   const out = new Array<boolean>(messages.length).fill(false);
@@ -69,7 +70,7 @@ function toolTurns(messages: readonly Message[]): boolean[] {
     for (let i = start; i < end; i++) out[i] = called;
   };
   messages.forEach((m, i) => {
-    if (m.role === 'user' && !m.attachedBy && i > start) {
+    if (isTurnPrompt(m) && i > start) {
       close(i);
       start = i;
     }

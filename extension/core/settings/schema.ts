@@ -135,6 +135,12 @@ export const settingDefs = {
   'checkpoints.maxFileMB': risky('safety-net', def(int(1, 10_000), 20, 'Files larger than this many MB are not held by checkpoints (the log names them), and a restore leaves them alone. User settings only.', 'user')),
   'checkpoints.maxStoreMB': risky('safety-net', def(int(1, 1_000_000), 1000, 'Most MB one workspace\'s checkpoints may take; over it the oldest are removed (the log says which), the newest always kept. User settings only.', 'user')),
   'checkpoints.maxAgeDays': risky('safety-net', def(int(1, 3650), 7, 'Checkpoints older than this many days are removed (like saved tool outputs). User settings only.', 'user')),
+  'chat.messagesDuringTurn': def(
+    z.enum(['steer', 'queue']),
+    'steer' as 'steer' | 'queue',
+    'A message sent while a turn runs: "steer" gives it to the model at the turn\'s next step (after the running tools finish, appended so the prompt cache still hits); "queue" sends it as a new message when the turn ends. Each waiting message can be switched, edited or removed above the message box.',
+  ),
+  'chat.notifyWhenUnfocused': def(z.boolean(), true, 'Show a VS Code notification when a turn ends or waits for your approval or answer while the window is not focused.'),
   'log.level': def(z.enum(['error', 'warn', 'info', 'debug']), 'info' as 'error' | 'warn' | 'info' | 'debug', 'Log detail. Prompts and tool outputs are logged only at debug.'),
 } as const;
 

@@ -125,16 +125,18 @@ describe('chat controller: one chat\'s sessions and turns, without VS Code', fun
     assert.deepEqual(log.slice(-2), ['event turn.end done', 'running false']);
   });
 
-  it('"already running" refuses a second send without touching the last prompt: Retry repeats the running turn\'s prompt', async () => {
+  it('a second send while a turn runs waits instead of running, and leaves the last prompt alone: Stop holds it, Retry repeats the running turn\'s prompt', async () => {
     h = await createHarness();
     const { chat, log, events } = controllerOn(h);
     h.server.enqueue(sleepCall('call_sleep'));
     const turn = chat.send({ text: 'first prompt' });
     await waitUntil(() => log.includes('event tool.call'), 'the shell call');
     await chat.send({ text: 'second prompt' });
-    assert.ok(log.includes('error A turn is already running; stop it first.'));
+    assert.deepEqual(chat.queue().items.map((m) => m.input.text), ['second prompt']);
+    assert.ok(!log.some((l) => l.startsWith('error')), 'nothing was refused');
     chat.stop();
     await turn;
+    assert.equal(chat.queue().held, true, 'a stopped turn holds what waits');
     h.server.enqueue({ text: 'again' });
     await chat.retry();
     const starts = events.filter((e) => e.type === 'turn.start').map((e) => (e.type === 'turn.start' ? e.prompt : ''));
@@ -142,8 +144,9 @@ describe('chat controller: one chat\'s sessions and turns, without VS Code', fun
     assert.equal(
       h.bodies().some((b) => JSON.stringify(b.messages).includes('second prompt')),
       false,
-      'the refused prompt was never sent',
+      'the held prompt was never sent',
     );
+    assert.deepEqual(chat.queue().items.map((m) => m.input.text), ['second prompt'], 'it still waits, held');
   });
 
   it('resume: a stored session becomes current with its whole transcript, a new controller over the same state.db included', async () => {

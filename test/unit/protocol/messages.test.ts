@@ -31,6 +31,7 @@ const everyEvent: AgentEvent[] = [
   { type: 'todos', sessionId: 's', todos: [{ text: 'read the code', status: 'done' }, { text: 'fix it', status: 'in_progress' }] },
   { type: 'cost.next', sessionId: 's', round: 2, promptTokens: 12_000, cachedTokens: 9_600, outputTokens: 300, cost: 0.0042, budget: { turn: { spent: 0.04, limit: 0.05 }, session: { spent: 0.3, limit: null } } },
   { type: 'budget.notice', sessionId: 's', text: 'Your budget (agent.budget) cannot be enforced: no price.' },
+  { type: 'message.delivered', sessionId: 's', id: 'q1', text: 'use the other parser', images: [{ name: 'p.png', mime: 'image/png', width: 2, height: 1 }] },
 ];
 
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -200,6 +201,7 @@ describe('protocol: message schemas', () => {
       todos: () => 'p',
       'cost.next': () => 'q',
       'budget.notice': () => 'r',
+      'message.delivered': () => 's',
       'turn.end': () => 'l',
     };
     assert.equal(dispatch(handlers, everyEvent[0] as AgentEventMessage, seen), 'a');

@@ -51,6 +51,8 @@ const TABLE: Record<SettingKey, Row> = {
   'approvals.commandRules': { risk: 'widens-approvals', widen: { allow: ['curl'], deny: [] } },
   'browser.executablePath': { risk: 'runs-program', widen: '/tmp/evil' },
   'browser.headless': { risk: null },
+  'chat.messagesDuringTurn': { risk: null },
+  'chat.notifyWhenUnfocused': { risk: null },
   'browser.cdpUrl': { risk: 'runs-program', widen: 'http://127.0.0.1:9222/' },
   'browser.privateNetwork': { risk: 'sends-elsewhere', widen: 'allow' },
   'images.maxFileBytes': { risk: null },

@@ -1,4 +1,4 @@
-import type { Message } from '../../conversation/messages';
+import { isTurnPrompt, type Message } from '../../conversation/messages';
 import { viewCompaction, viewEntries } from './view';
 
 export interface CutChoice {
@@ -34,7 +34,7 @@ export function chooseCut(messages: readonly Message[], keepRounds: number, fits
   let prompt = -1;
   for (let k = view.length - 1; k >= 0 && prompt < 0; k--) {
     const m = view[k].message;
-    if (m.role === 'user' && !m.attachedBy) prompt = k;
+    if (isTurnPrompt(m)) prompt = k;
   }
   const pinned = prompt >= 0 && prompt < at ? view[prompt].index : undefined;
   const rounds = earlier + view.slice(0, at).filter((e) => e.message.role === 'assistant').length;
