@@ -6,6 +6,7 @@ import { ChangedFiles } from '../components/ChangedFiles';
 import { PendingRequests } from '../components/Requests';
 import { PlanApproval } from '../components/plan/PlanApproval';
 import { TodoList } from '../components/plan/TodoList';
+import { QueuedMessages } from '../components/queue/QueuedMessages';
 import { Transcript } from '../components/Transcript';
 
 /** The chat view: header, notices, the conversation, what the host waits on, then the composer. */
@@ -21,6 +22,7 @@ export function App() {
       <RetryStatus />
       <PlanApproval />
       <TodoList />
+      <QueuedMessages />
       <Composer />
       <Announcer />
     </div>

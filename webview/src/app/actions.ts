@@ -1,4 +1,4 @@
-import type { ApprovalDecision, Effort, ImageMeta, WebviewMessage } from '../../../extension/protocol';
+import type { ApprovalDecision, Delivery, Effort, ImageMeta, WebviewMessage } from '../../../extension/protocol';
 import type { Bridge } from '../bridge/vscode-api';
 import type { Store } from '../state/store';
 import type { ChatAction, ChatState } from '../state/types';
@@ -9,12 +9,19 @@ import { parseSlashCommand } from './slash-commands';
 export interface ChatActions extends AttachActions {
   setDraft(text: string): void;
   /**
-   * Sends the draft and its ready images; false when there was nothing to send, a turn runs or an
-   * image is still being prepared. `/compact [focus]` asks the host to compact the conversation
-   * instead (even while a turn runs: the host says why it cannot); attached images stay.
-   * `/plan [message]` and `/act [message]` switch the mode, then send the message if there is one.
+   * Sends the draft and its ready images; false when there was nothing to send, Stop was pressed or
+   * an image is still being prepared. While a turn runs the message waits in the host's queue (read
+   * at the turn's next step, or sent when it ends: the setting, switchable per message).
+   * `/compact [focus]` asks the host to compact the conversation instead (even while a turn runs:
+   * the host says why it cannot); attached images stay. `/plan [message]` and `/act [message]`
+   * switch the mode, then send the message if there is one.
    */
   send(): boolean;
+  /** A waiting message: new text, removed, its delivery switched, or sent now. */
+  editQueued(id: string, text: string): void;
+  removeQueued(id: string): void;
+  setQueuedDelivery(id: string, delivery: Delivery): void;
+  sendQueuedNow(id: string): void;
   stop(): void;
   /** The plan toggle, `/plan`, `/act`: plan mode (read-only) or act mode (code: every tool). */
   setMode(mode: 'code' | 'plan'): void;
@@ -71,7 +78,7 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     ...attach,
     setDraft: (text) => store.dispatch({ type: 'draft.set', text }),
     send() {
-      const { draft, running, attachments } = store.getState();
+      const { draft, running, stopping, attachments } = store.getState();
       const slash = parseSlashCommand(draft);
       if (slash?.command === 'compact') {
         if (!bridge.post({ type: 'compact', ...(slash.focus ? { focus: slash.focus } : {}) })) return false;
@@ -86,15 +93,23 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
           return true;
         }
       }
-      if (running || attachments.some((a) => a.status === 'processing')) return false;
+      if (stopping || attachments.some((a) => a.status === 'processing')) return false;
       const images = attachments.flatMap((a) => (a.status === 'ready' ? [a.image] : []));
       const text = slash?.message ?? draft.trim();
       if (!text && !images.length) return false;
       if (!bridge.post({ type: 'send', text, ...(images.length ? { images } : {}) })) return false;
+      if (running) {
+        store.dispatch({ type: 'message.queued' });
+        return true;
+      }
       const meta: ImageMeta[] = images.map(({ name, mime, width, height }) => ({ name, mime, width, height }));
       store.dispatch({ type: 'message.sent', text, ...(meta.length ? { images: meta } : {}) });
       return true;
     },
+    editQueued: (id, text) => void bridge.post({ type: 'queue.edit', id, text }),
+    removeQueued: (id) => void bridge.post({ type: 'queue.remove', id }),
+    setQueuedDelivery: (id, delivery) => void bridge.post({ type: 'queue.delivery', id, delivery }),
+    sendQueuedNow: (id) => void bridge.post({ type: 'queue.sendNow', id }),
     stop() {
       if (!store.getState().running) return;
       bridge.post({ type: 'stop' });

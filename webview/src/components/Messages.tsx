@@ -5,10 +5,14 @@ import { canRetry } from '../state/selectors';
 import type { AssistantItem, ErrorItem, NoticeItem, ToolsLoadedItem, UserItem } from '../state/types';
 import { Icon } from './Icon';
 
-/** The user's message: plain text as typed (never Markdown-rendered), plus attached image names and its `action` (restore). */
+/**
+ * The user's message: plain text as typed (never Markdown-rendered), plus attached image names and
+ * its `action` (restore). One sent during a turn says so: the model read it at one of the turn's steps.
+ */
 export const UserMessage = memo(function UserMessage({ item, action }: { item: UserItem; action?: ReactNode }) {
   return (
-    <div className="message user" data-kind="user" data-pending={item.pending ? 'true' : undefined}>
+    <div className="message user" data-kind="user" data-pending={item.pending ? 'true' : undefined} data-during-turn={item.duringTurn ? 'true' : undefined}>
+      {item.duringTurn ? <div className="user-during-turn">sent during the turn</div> : null}
       <div className="user-text">{item.text}</div>
       {item.images?.length ? (
         <div className="user-images">

@@ -25,11 +25,16 @@ export const eventHandlers: HandlerTable<AgentEventMessage, ChatState, HandlerCo
       const { pending: _confirmed, ...confirmed } = base.items[pending] as UserItem;
       return replaceItemAt(base, pending, { ...confirmed, turn: e.turn });
     }
+    const text = e.text ?? e.prompt;
     // Retry repeats the last prompt, which the transcript shows already.
-    if (s.retrying && lastUserText(s) === e.prompt) return base;
-    // A turn this webview did not start (another view, the palette, a replay): show its prompt.
-    return e.prompt ? appendItem(base, { kind: 'user', text: e.prompt, turn: e.turn }) : base;
+    if (s.retrying && lastUserText(s) === text) return base;
+    // A turn this webview did not start (another view, the palette, a waiting message, a replay): show what the user wrote.
+    return text || e.images?.length ? appendItem(base, { kind: 'user', text, turn: e.turn, ...(e.images?.length ? { images: e.images } : {}) }) : base;
   },
+
+  // A message sent during the turn, read at this step: after the step's tool cards, before the answer it leads to.
+  'message.delivered': (e, { s }) =>
+    appendItem(closeAssistantText(s), { kind: 'user', text: e.text, duringTurn: true, ...(e.images?.length ? { images: e.images } : {}) }),
 
   'round.start': (_e, { s }) => (s.retry ? { ...s, retry: null } : s),
 

@@ -24,7 +24,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
     // Requests the host still waits on are re-sent after init; anything else is stale.
     const cleared: ChatState = running ? base : { ...base, approvals: [], asks: [], budgets: [], retry: null, retrying: false };
     if (sameSession) return cleared;
-    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], nextCost: null, approvals: [], asks: [], budgets: [], planReady: false };
+    return { ...cleared, items: justSent(s, m.sessionId), loop: null, retry: null, retrying: false, meters: [], nextCost: null, approvals: [], asks: [], budgets: [], planReady: false, queue: [], queueHeld: false };
   },
 
   header: (m, { s }) => {
@@ -81,6 +81,11 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
   }),
 
   error: (m, { s }) => appendItem(s, { kind: 'error', message: m.message }),
+
+  queue: (m, { s }) => {
+    if (s.session?.id && m.sessionId !== s.session.id) return s;
+    return { ...s, queue: m.items.map((i) => ({ ...i })), queueHeld: m.held, queueDelivery: m.delivery };
+  },
 
   notice: (m, { s }) => appendItem(s, { kind: 'notice', text: m.text }),
 

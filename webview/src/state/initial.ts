@@ -26,6 +26,9 @@ export function initialState(): ChatState {
     todos: [],
     planReady: false,
     todosCollapsed: false,
+    queue: [],
+    queueHeld: false,
+    queueDelivery: 'steer',
   };
 }
 
@@ -53,5 +56,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.changes)) restored.changes = [];
   if (!Array.isArray(restored.todos)) restored.todos = [];
   if (!Array.isArray(restored.budgets)) restored.budgets = [];
+  if (!Array.isArray(restored.queue)) restored.queue = [];
   return restored;
 }

@@ -95,7 +95,7 @@ export function itemsFromTranscript(entries: TranscriptEntry[], running: boolean
   let next = firstId;
   const id = () => `i${next++}`;
   const items = entries.map((e): TranscriptItem => {
-    if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}), ...(e.turn ? { turn: e.turn } : {}) };
+    if (e.role === 'user') return { kind: 'user', id: id(), text: e.text, ...(e.images ? { images: e.images } : {}), ...(e.turn ? { turn: e.turn } : {}), ...(e.duringTurn ? { duringTurn: true } : {}) };
     if (e.role === 'assistant') return { kind: 'assistant', id: id(), text: e.text, ...(e.reasoning ? { reasoning: e.reasoning } : {}), streaming: false };
     if (e.role === 'tools.loaded') return { kind: 'tools.loaded', id: id(), tools: e.tools };
     if (e.role === 'compaction') {

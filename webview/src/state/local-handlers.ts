@@ -14,6 +14,8 @@ export const localHandlers: HandlerTable<LocalAction, ChatState, ChatState> = {
       { kind: 'user', text: a.text, pending: true, ...(a.images?.length ? { images: a.images } : {}) },
     ),
 
+  'message.queued': (_a, s) => ({ ...s, draft: '', attachments: [] }),
+
   'stop.requested': (_a, s) => (s.running ? { ...s, stopping: true } : s),
 
   'retry.requested': (_a, s) => {

@@ -1,4 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
 
 /** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
 export type ChatMode = 'code' | 'plan' | 'ask';
@@ -14,6 +14,16 @@ export interface UserItem {
   turn?: number;
   /** Sent from this webview, not yet confirmed by the host's `turn.start`. */
   pending?: boolean;
+  /** Sent while a turn ran and read by the model at one of its steps (no turn, no checkpoint of its own). */
+  duringTurn?: boolean;
+}
+
+/** A message sent while a turn runs, waiting above the composer (the host's `queue`). */
+export interface QueuedItem {
+  id: string;
+  text: string;
+  images?: ImageMeta[];
+  delivery: Delivery;
 }
 
 export interface AssistantItem {
@@ -231,6 +241,12 @@ export interface ChatState {
   planReady: boolean;
   /** The pinned todo list is folded to its one-line summary. */
   todosCollapsed: boolean;
+  /** Messages sent during a turn, waiting (the host's `queue`), in order. */
+  queue: QueuedItem[];
+  /** The waiting messages wait for the user (a turn was stopped or failed): none is sent before one is sent by hand. */
+  queueHeld: boolean;
+  /** How a message sent during a turn waits unless the user switches it (the chat.messagesDuringTurn setting). */
+  queueDelivery: Delivery;
 }
 
 /** Things the webview does on its own, before or without the host. */
@@ -238,6 +254,8 @@ export type LocalAction =
   | { type: 'draft.set'; text: string }
   | { type: 'restricted.notice'; shown: boolean }
   | { type: 'message.sent'; text: string; images?: ImageMeta[] }
+  /** Sent while a turn runs: the draft goes to the host's queue (which the host's `queue` shows). */
+  | { type: 'message.queued' }
   | { type: 'stop.requested' }
   | { type: 'retry.requested' }
   | { type: 'tool.toggle'; id: string }

@@ -11,7 +11,9 @@ import './composer.css';
 const hasFiles = (dt: DataTransfer | null) => !!dt && [...dt.types].includes('Files');
 
 /**
- * The message box: Enter sends, Shift+Enter adds a line; Stop replaces Send while a turn runs.
+ * The message box: Enter sends, Shift+Enter adds a line. While a turn runs it stays usable: Stop
+ * sits beside Send, and a message sent then waits (read at the turn's next step, or sent when it
+ * ends: chat.messagesDuringTurn, switchable per message above the box).
  * Images come by paste, drag-drop or the attach button; `@` offers workspace files and
  * `@problems`, `@terminal`, `@changes`; the status line picks the model and its effort.
  */
@@ -20,6 +22,7 @@ export function Composer() {
   const running = useChat((s) => s.running);
   const stopping = useChat((s) => s.stopping);
   const attachments = useChat((s) => s.attachments);
+  const delivery = useChat((s) => s.queueDelivery);
   const actions = useActions();
   const textarea = useRef<HTMLTextAreaElement>(null);
   // Focus follows the view: when VS Code focuses the chat (click, Focus Chat), type at once.
@@ -36,7 +39,10 @@ export function Composer() {
 
   const preparing = attachments.some((a) => a.status === 'processing');
   const hasImages = attachments.some((a) => a.status === 'ready');
-  const canSend = !running && !preparing && (draft.trim().length > 0 || hasImages);
+  const canSend = !stopping && !preparing && (draft.trim().length > 0 || hasImages);
+  const whileRunning = delivery === 'steer' ? 'read at its next step' : 'sent when it finishes';
+  // While a turn runs the button is not "Send" (what tests and screen readers take for an idle chat): it says where the message goes.
+  const sendLabel = running ? (delivery === 'steer' ? "Steer: read at the turn's next step" : 'Queue: sent when the turn ends') : 'Send';
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (mention.onKeyDown(e)) return;
@@ -100,7 +106,7 @@ export function Composer() {
           ref={textarea}
           className="composer-input"
           aria-label="Message Snowpea"
-          placeholder={running ? 'Snowpea is working…' : 'Ask Snowpea… (@ for files, paste or drop images)'}
+          placeholder={running ? `Snowpea is working… a message now is ${whileRunning}` : 'Ask Snowpea… (@ for files, paste or drop images)'}
           value={draft}
           rows={1}
           aria-autocomplete="list"
@@ -140,17 +146,16 @@ export function Composer() {
           <button type="button" className="icon-button" aria-label="Stop" title="Stop" disabled={stopping} onClick={() => actions.stop()}>
             <Icon name="debug-stop" />
           </button>
-        ) : (
-          <button
-            type="submit"
-            className="icon-button primary"
-            aria-label="Send"
-            title={preparing ? 'Preparing images…' : 'Send (Enter)'}
-            disabled={!canSend}
-          >
-            <Icon name="send" />
-          </button>
-        )}
+        ) : null}
+        <button
+          type="submit"
+          className="icon-button primary"
+          aria-label={sendLabel}
+          title={preparing ? 'Preparing images…' : `${sendLabel} (Enter)`}
+          disabled={!canSend}
+        >
+          <Icon name="send" />
+        </button>
       </div>
     </form>
   );
