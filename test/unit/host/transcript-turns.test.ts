@@ -19,6 +19,26 @@ describe('host: turn numbers and rewinds in the replayed transcript (issue 19 ch
     }
   }
 
+  it('issue 30: a message sent during a turn replays where it was read, marked, without a turn number; the turns after it keep theirs', async () => {
+    h = await createHarness({ files: { 'a.txt': 'alpha\n' } });
+    const s = h.agent.newSession();
+    h.server.enqueue({ toolCalls: [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.txt"}' }] }, { text: 'read it' });
+    let given = false;
+    const duringTurn = () => (given ? [] : ((given = true), [{ id: 'q1', input: { text: 'and b.txt too' } }]));
+    await h.agent.send(s, { text: 'first' }, new AbortController().signal, { duringTurn });
+    await turns(s, 'second');
+    const replay = toTranscript(stored(s).messages);
+    assert.deepEqual(
+      replay.flatMap((e) => (e.role === 'user' ? [[e.text, e.turn, e.duringTurn]] : [])),
+      [
+        ['first', 1, undefined],
+        ['and b.txt too', undefined, true],
+        ['second', 2, undefined],
+      ],
+    );
+    assert.deepEqual(replay.map((e) => e.role), ['user', 'tool', 'user', 'assistant', 'user', 'assistant']);
+  });
+
   it('issue 19 checkpoints: each user message carries its turn number, counted from 1; @-mentioned files and compactions do not count', async () => {
     h = await createHarness({ files: { 'a.txt': 'alpha\n' } });
     const s = h.agent.newSession();
