@@ -38,7 +38,7 @@ import { MAX_LISTED_MODELS } from '../protocol';
 import { workspaceProblems } from './problems-source';
 import { TerminalRecorder, type TerminalWindow } from './terminal-output';
 import { TurnNotifier } from './turn-notifier';
-import { workspaceQueueStore } from './queue-store';
+import { queueMessage, workspaceQueueStore } from './queue-store';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -390,22 +390,9 @@ export class AgentHost implements vscode.Disposable {
     if (this.messages.listenerCount) this.post(this.header());
   }
 
-  /** The current session's waiting messages as the chat shows them (images as metadata only). */
-  private queueMessage(): Extract<HostMessage, { type: 'queue' }> {
-    const { items, held } = this.chat.queue();
-    return {
-      type: 'queue',
-      sessionId: this.chat.session?.id ?? '',
-      items: items.map((m) => {
-        const images = (m.input.images ?? []).map((img) => {
-          const { width, height } = img as Partial<OutgoingImage>;
-          return { name: img.name, mime: img.mime, width: width ?? 0, height: height ?? 0 };
-        });
-        return { id: m.id, text: m.input.text, ...(images.length ? { images } : {}), delivery: m.delivery };
-      }),
-      held,
-      delivery: this.settings['chat.messagesDuringTurn'],
-    };
+  /** The current session's waiting messages as the chat shows them. */
+  private queueMessage(): HostMessage {
+    return queueMessage(this.chat.queue(), this.chat.session?.id ?? '', this.settings['chat.messagesDuringTurn']);
   }
 
   private postQueue(): void {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { QueueStore } from '../core/chat/controller';
 import type { QueueState } from '../core/chat/message-queue';
 import type { Logger } from '../core/log';
+import type { Delivery, HostMessage, OutgoingImage } from '../protocol';
 
 const KEY_PREFIX = 'snowpea.queue.';
 
@@ -42,5 +43,22 @@ export function workspaceQueueStore(memento: vscode.Memento, log: Logger): Queue
       const value = state.items.length ? state : undefined;
       void Promise.resolve(memento.update(KEY_PREFIX + sessionId, value)).catch((e: Error) => log.warn(`could not keep the waiting messages of session ${sessionId}: ${e.message}`));
     },
+  };
+}
+
+/** A session's waiting messages as the webview is told them: their text, their images as metadata only. */
+export function queueMessage(state: QueueState, sessionId: string, delivery: Delivery): Extract<HostMessage, { type: 'queue' }> {
+  return {
+    type: 'queue',
+    sessionId,
+    items: state.items.map((m) => {
+      const images = (m.input.images ?? []).map((img) => {
+        const { width, height } = img as Partial<OutgoingImage>;
+        return { name: img.name, mime: img.mime, width: width ?? 0, height: height ?? 0 };
+      });
+      return { id: m.id, text: m.input.text, ...(images.length ? { images } : {}), delivery: m.delivery };
+    }),
+    held: state.held,
+    delivery,
   };
 }
