@@ -18,7 +18,8 @@ export interface TurnNotifierDeps {
 
 /**
  * Tells a user who looks elsewhere (the VS Code window is not focused) that the chat needs them: a
- * turn ended and nothing waits to run after it, or a turn waits for an approval or an answer. Like
+ * turn ended and nothing waits to run after it, or a turn waits for an approval, an answer or a
+ * budget decision. Like
  * Copilot Chat's window notifications; snowpea.chat.notifyWhenUnfocused turns it off. A stopped turn
  * says nothing (the user stopped it). Every text goes through dialogs.ts (titles and tool summaries
  * come from prompts and models), quoted short.
@@ -36,6 +37,7 @@ export class TurnNotifier {
   waiting(message: HostMessage): void {
     if (message.type === 'approval.request') this.notify(`Snowpea waits for your approval: ${quote(message.summary || message.tool)}`, 'warning');
     else if (message.type === 'ask.request') this.notify(`Snowpea asks: ${quote(message.question)}`, 'warning');
+    else if (message.type === 'budget.request') this.notify('Snowpea paused: its next request would pass your budget (agent.budget).', 'warning');
   }
 
   private notify(text: string, kind: 'info' | 'warning'): void {
@@ -55,6 +57,8 @@ export function turnEndedText(reason: TurnEndReason, title: string): string | un
       return `Snowpea stopped with an error: ${what}`;
     case 'max_rounds':
       return `Snowpea stopped at the round limit: ${what}`;
+    case 'budget':
+      return `Snowpea stopped at your budget: ${what}`;
     default:
       return undefined;
   }

@@ -45,21 +45,25 @@ describe('host: notifications while the window is not focused (issue 30 item 3)'
     n.turnEnded('cancelled');
     n.turnEnded('error');
     n.turnEnded('max_rounds');
+    n.turnEnded('budget');
     assert.deepEqual(shown, [
       { kind: 'info', text: 'Snowpea finished: fix the parser', buttons: ['Show Chat'] },
       { kind: 'warning', text: 'Snowpea stopped with an error: fix the parser', buttons: ['Show Chat'] },
       { kind: 'warning', text: 'Snowpea stopped at the round limit: fix the parser', buttons: ['Show Chat'] },
+      { kind: 'warning', text: 'Snowpea stopped at your budget: fix the parser', buttons: ['Show Chat'] },
     ]);
     await new Promise((r) => setImmediate(r));
-    assert.equal(showChat.length, 3);
+    assert.equal(showChat.length, 4);
   });
 
-  it('an approval or a question the turn waits on is said, its text short and its hidden characters escaped', () => {
+  it('an approval, a question or a budget pause the turn waits on is said, its text short and its hidden characters escaped', () => {
     const { n } = notifier();
     n.waiting({ type: 'approval.request', id: 'a', tool: 'shell', summary: 'rm -rf build \u202e; echo' });
     n.waiting({ type: 'ask.request', id: 'q', question: `Which one?\n${'x'.repeat(300)}` });
+    n.waiting({ type: 'budget.request', id: 'b', model: 'm', cost: 0.2, promptTokens: 1000, cachedTokens: 0, passes: [{ scope: 'turn', limit: 0.1, spent: 0.05 }] });
     n.waiting({ type: 'notice', text: 'not a request' });
-    assert.equal(shown.length, 2);
+    assert.equal(shown.length, 3);
+    assert.equal(shown[2].text, 'Snowpea paused: its next request would pass your budget (agent.budget).');
     assert.equal(shown[0].text, 'Snowpea waits for your approval: rm -rf build \\u{202e}; echo');
     assert.match(shown[1].text, /^Snowpea asks: Which one\? x+…$/);
     assert.ok(shown[1].text.length < 150);
