@@ -17,6 +17,23 @@ import { onStopSignals } from './process-exit';
 import { toolArgsText } from './tool-args';
 import { waitForMcpTools } from './mcp-wait';
 import { groupRank } from '../core/tools/deferred';
+import { libraryGroups, type LibraryGroup } from '../core/library/listing';
+
+/** `Commands (2)` and one line per entry (name, where from, description), notes indented under it; every file's text escaped. */
+export function libraryText(groups: LibraryGroup[]): string {
+  let out = '';
+  for (const g of groups) {
+    if (!g.rows.length) continue;
+    out += `${g.title} (${g.rows.length})\n`;
+    for (const r of g.rows) {
+      const from = r.origin === r.label ? '' : `  ${oneLine(r.origin)}`;
+      out += `  ${oneLine(r.label)}${from}${r.description ? ` · ${oneLine(r.description)}` : ''}\n`;
+      if (r.tools) out += `      tools: ${oneLine(r.tools)}\n`;
+      for (const n of r.notes) out += `      ${oneLine(n)}\n`;
+    }
+  }
+  return out;
+}
 
 export interface ToolsFlags extends CommonFlags {
   json?: boolean;
@@ -32,7 +49,10 @@ export async function toolsCommand(sub: string | undefined, name: string | undef
   try {
     // MCP servers never seen before list their tools first (progress on stderr), so they are listed and callable.
     await waitForMcpTools(mcp, 'first');
-    return await toolsSubcommand(sub, name, flags, { cwd, settings, registry, log });
+    const code = await toolsSubcommand(sub, name, flags, { cwd, settings, registry, log });
+    // After the tools: the commands, agents, skills and instruction files this folder brings (the Tools tree's groups).
+    if ((sub === 'list' || sub === undefined) && !flags.json) process.stdout.write(libraryText(libraryGroups(agent.library)));
+    return code;
   } finally {
     agent.dispose();
     await Promise.all([mcp.close(), closeAllBrowsers()]);

@@ -37,6 +37,8 @@ import { composeUserPrompt, ownText, typedText, type ComposedPrompt, type Compos
 import { deleteSessionWithAttachments, referencingSink } from '../images/session-refs';
 import type { MentionSources } from '../input/mention-keywords';
 import type { ModelChoice } from '../model/types';
+import { commandPart, findAgent, findCommand, slashInvocation, WorkspaceLibrary } from '../library';
+import { roleNames } from '../tools/roles';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
@@ -126,9 +128,12 @@ export class Agent implements Disposable {
   readonly compactor: Compactor;
   /** The money budget (agent.budget) and the forecast of each request's cost. */
   readonly budget: BudgetGuard;
+  /** Slash commands, custom agents, skills and instruction files of the workspace and the user. */
+  readonly library: WorkspaceLibrary;
 
   constructor(private readonly opts: AgentOptions) {
     this.approvals = opts.approvals ?? new ApprovalMemory();
+    this.library = new WorkspaceLibrary({ workspaceRoot: opts.workspaceRoot, trusted: () => opts.workspaceTrusted?.() ?? true, logger: opts.logger });
     // Full outputs of sessions untouched for a week go (their sessions keep the capped text the model saw).
     void pruneOldScratch(opts.scratchRoot).catch((e: Error) => opts.logger.warn(`could not clean old scratch folders: ${e.message}`));
     this.runtime = new SessionToolRuntime(opts.registry, opts.settings);
@@ -141,7 +146,8 @@ export class Agent implements Disposable {
             has: (n) => opts.registry.has(n),
             candidates: (sessionId) => {
               const s = this.live.get(sessionId);
-              return opts.registry.all().filter((t) => t.deferred && (!s || !this.runtime.isActive(s, t.name)));
+              // A custom agent's search finds only tools its definition allows.
+              return opts.registry.all().filter((t) => t.deferred && (!s || (!this.runtime.isActive(s, t.name) && (!s.customAgent || this.runtime.mayLoad(s, t)))));
             },
             ...(opts.startingTools ? { whenStarted: (signal: AbortSignal) => opts.startingTools!.started(signal) } : {}),
           }),
@@ -154,12 +160,13 @@ export class Agent implements Disposable {
           createDelegateTaskTool({
             runChild: (parentId, req, ctx) => this.runChild(parentId, req, ctx.signal),
             defaultMaxRounds: () => Math.min(20, opts.settings()['agent.maxRounds']),
+            customAgents: () => this.library.agents().map((a) => a.name),
           }),
         ),
       );
     }
     this.disposables.push(opts.registry.onDidChange(() => this.runtime.invalidate()));
-    this.project = new ProjectContext({ settings: opts.settings, logger: opts.logger });
+    this.project = new ProjectContext({ settings: opts.settings, logger: opts.logger, library: this.library });
     this.runtime.decorators.push((session, call, result) => this.project.decorate(session, call, result));
     this.prompt = new SessionPromptBuilder({
       settings: opts.settings,
@@ -224,7 +231,7 @@ export class Agent implements Disposable {
    * What `send` sends; tests compose alone to look at the result.
    */
   async compose(input: ComposeInput, signal?: AbortSignal): Promise<ComposedPrompt> {
-    return composeUserPrompt(input, {
+    const composed = await composeUserPrompt(input, {
       workspaceRoot: this.opts.workspaceRoot,
       store: this.attachments,
       readMaxLines: this.opts.settings()['tools.readMaxLines'],
@@ -233,6 +240,13 @@ export class Agent implements Disposable {
       mentionSources: this.opts.mentionSources,
       workspaceTrusted: this.opts.workspaceTrusted?.() ?? true,
     });
+    // `/name args` for a command from a prompt file: its text follows what the user typed, which stays first (their own words).
+    const slash = slashInvocation(input.text);
+    const command = slash && findCommand(this.library.commands(), slash.name);
+    if (!slash || !command) return composed;
+    const part = { type: 'text' as const, text: commandPart(command, slash.args, this.opts.workspaceRoot) };
+    const content = typeof composed.content === 'string' ? [{ type: 'text' as const, text: composed.content }, part] : [...composed.content, part];
+    return { ...composed, content };
   }
 
   /** Resumes a stored session: the next turn continues with the full stored transcript. */
@@ -405,11 +419,17 @@ export class Agent implements Disposable {
    */
   async runChild(parentId: string, req: { task: string; agent: string; maxRounds: number }, signal: AbortSignal): Promise<ChildOutcome> {
     const parent = this.live.get(parentId);
+    // A custom agent (its file read again now, under today's trust): its instructions and tool limits; never a built-in's name.
+    const custom = roleNames().includes(req.agent) ? undefined : findAgent(this.library.agents(), req.agent);
+    if (custom?.maxRounds) req = { ...req, maxRounds: Math.min(req.maxRounds, custom.maxRounds) };
     const child = new Session({
+      ...(custom
+        ? { customAgent: { name: custom.name, instructions: custom.instructions, ...(custom.tools ? { tools: custom.tools } : {}), ...(custom.deniedTools ? { deniedTools: custom.deniedTools } : {}) } }
+        : {}),
       workspaceRoot: parent?.workspaceRoot ?? this.opts.workspaceRoot,
       parentId,
       isSubagent: true,
-      role: req.agent,
+      role: custom?.name ?? req.agent,
       // A child never has more power than its parent: a plan/ask parent gets a read-only child.
       mode: parent?.mode ?? 'code',
       title: `${req.agent}: ${req.task.replace(/\s+/g, ' ').slice(0, 70)}`,
@@ -457,7 +477,7 @@ export class Agent implements Disposable {
       approver: this.opts.approver,
       signal,
       settings: this.opts.settings(),
-      session: { id: session.id, mode: session.mode, role: session.role, isSubagent: session.isSubagent },
+      session: { id: session.id, mode: session.mode, role: session.role, isSubagent: session.isSubagent, ...(session.customAgent ? { customAgent: session.customAgent } : {}) },
       onOutput,
       scratchDir,
       askUser: session.isSubagent ? undefined : this.opts.askUser,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readConfined } from '../tools/confined-read';
+import { isWithin } from '../tools/paths';
 import { IgnoreStack } from '../tools/search/walk';
 import { clipToCap, truncationMarker, type ContextCaps } from './caps';
 
@@ -28,6 +29,41 @@ export interface DiscoverOptions {
   maxChars?: number;
   /** Told why a file was not read (a link leading outside the workspace, a FIFO): for the log. */
   onSkip?: (why: string) => void;
+  /** Workspace Trust: false leaves out the other agents' files (PEER_ROOT_FILES). Default: trusted (the CLI). */
+  trusted?: boolean;
+}
+
+/**
+ * Other agents' instruction files, read at the workspace root only (where those agents read them)
+ * and only in a trusted workspace: Copilot's `.github/copilot-instructions.md` and Cline's
+ * `.clinerules`, a file or a folder of `.md`/`.txt` rules (read in name order, at most MAX_RULE_FILES).
+ */
+export const PEER_ROOT_FILES = ['.github/copilot-instructions.md', '.clinerules'];
+const MAX_RULE_FILES = 50;
+
+function peerRootFiles(root: string, cap: number, onSkip?: (why: string) => void): ContextFile[] {
+  const out: ContextFile[] = [];
+  const add = (rel: string) => {
+    const text = readContextFile(path.join(root, ...rel.split('/')), root, rel, cap, onSkip);
+    if (text !== undefined) out.push({ rel, depth: 0, dir: '', text });
+  };
+  add('.github/copilot-instructions.md');
+  add('.clinerules');
+  const dir = path.join(root, '.clinerules');
+  let names: string[];
+  try {
+    const real = fs.realpathSync.native(dir);
+    if (!fs.statSync(real).isDirectory()) return out;
+    if (!isWithin(root, real)) {
+      onSkip?.(`instruction files not read: .clinerules links to ${real}, outside ${root}`);
+      return out;
+    }
+    names = fs.readdirSync(real).filter((n) => /\.(md|txt)$/i.test(n)).sort();
+  } catch {
+    return out;
+  }
+  for (const n of names.slice(0, MAX_RULE_FILES)) add(`.clinerules/${n}`);
+  return out;
 }
 
 /**
@@ -47,7 +83,7 @@ function readContextFile(file: string, root: string, rel: string, cap: number, o
 
 /**
  * Finds AGENTS.md, CLAUDE.md, .snowpea/instructions.md and .cursorrules at the workspace root
- * and in nested folders, skipping .gitignore'd folders and node_modules. Root files first, then
+ * and in nested folders (and, trusted, PEER_ROOT_FILES at the root), skipping .gitignore'd folders and node_modules. Root files first, then
  * by depth and path. Bounded (folders visited, depth) so a huge monorepo cannot stall a turn.
  * Only regular files whose real path is inside the workspace are read, each up to the cap (H5).
  */
@@ -66,6 +102,7 @@ export function discoverContextFiles(workspaceRoot: string, o: DiscoverOptions =
       const text = readContextFile(path.join(dir, name), root, rel, cap, o.onSkip);
       if (text !== undefined) out.push({ rel, depth, dir: relDir, text });
     }
+    if (depth === 0 && o.trusted !== false) out.push(...peerRootFiles(root, cap, o.onSkip));
     if (depth >= MAX_DEPTH) continue;
     let entries: fs.Dirent[];
     try {

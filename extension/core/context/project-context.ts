@@ -6,6 +6,7 @@ import { modelCapabilities } from '../model/capabilities';
 import type { Settings } from '../settings/schema';
 import { MEMORY_INSTRUCTIONS, memoryDigest } from '../tools/memory/memory-store';
 import { listSkills, skillsIndex } from '../tools/skills';
+import type { WorkspaceLibrary } from '../library';
 import type { ToolResult } from '../tools/types';
 import { contextCaps } from './caps';
 import { applyCaps, discoverContextFiles, renderProjectContext, type ContextFile } from './context-files';
@@ -15,6 +16,8 @@ export interface ProjectContextOptions {
   settings(): Settings;
   /** Where skipped files (a symlinked AGENTS.md leading outside the workspace) are reported, once each. */
   logger?: Logger;
+  /** Skills, custom agents and Workspace Trust (the other agents' files are read only when trusted); absent: Snowpea's own files, trusted. */
+  library?: Pick<WorkspaceLibrary, 'skills' | 'agents' | 'trusted'>;
 }
 
 /**
@@ -52,13 +55,16 @@ export class ProjectContext {
     const lean = this.lean(session);
     const parts: PromptPart[] = [];
     if (!lean) {
-      const index = skillsIndex(listSkills(session.workspaceRoot, this.skip));
+      const library = this.opts.library;
+      const index = skillsIndex(library ? library.skills() : listSkills(session.workspaceRoot, this.skip));
       if (index) parts.push({ name: 'skills', text: `Skills (load one with skill_view when its description fits the task):\n${index}` });
+      const agents = session.isSubagent ? [] : (library?.agents() ?? []);
+      if (agents.length) parts.push({ name: 'agents', text: `Agents (delegate_task agent names, besides general, explore and reviewer):\n${agents.map((a) => `- ${a.name}${a.description ? `: ${a.description}` : ''}`).join('\n')}` });
       const digest = memoryDigest(session.workspaceRoot, this.skip);
       parts.push({ name: 'memory', text: digest ? `${MEMORY_INSTRUCTIONS}\n\n${digest}` : MEMORY_INSTRUCTIONS });
     }
     if (s['agent.ignoreContextFiles']) return parts;
-    const files = discoverContextFiles(session.workspaceRoot, { maxChars: this.caps().perFile, onSkip: this.skip });
+    const files = discoverContextFiles(session.workspaceRoot, { maxChars: this.caps().perFile, onSkip: this.skip, trusted: this.opts.library?.trusted ?? true });
     this.files.set(session.id, files);
     const upFront = lean ? files.filter((f) => f.depth === 0) : files;
     const block = renderProjectContext(applyCaps(upFront, this.caps()));

@@ -1,6 +1,6 @@
 import { PruneCache, type PrunedCall } from './prune-cache';
 import type { Settings } from '../settings/schema';
-import { roleOf } from '../tools/roles';
+import { sessionRole } from '../tools/roles';
 import type { Message } from '../conversation/messages';
 import type { Session } from '../conversation/session';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
@@ -53,7 +53,7 @@ export class SessionPromptBuilder implements PromptBuilder {
     const key = `${session.mode}|${session.role}|${session.turn}`;
     const hit = this.cache.get(session.id);
     if (hit && hit.key === key) return hit.text;
-    const role = roleOf(session.role);
+    const role = sessionRole(session);
     const text = composePrompt([
       // Stable, shared parts first; what differs between sibling subagents (role, budget) last,
       // so they share the longest possible prompt-cache prefix. The task is the user message.

@@ -5,6 +5,17 @@ import type { ModelChoice } from '../model/types';
 
 export type Mode = 'code' | 'plan' | 'ask';
 
+/** A custom agent a subagent session runs as (delegate_task with an agent from the workspace's or the user's files). */
+export interface SessionAgent {
+  name: string;
+  /** Its instructions as the subagent's role part of the system prompt. */
+  instructions: string;
+  /** Tools it may have (names and `prefix*` patterns); absent: every tool a subagent may have. */
+  tools?: readonly string[];
+  /** Tools taken away. */
+  deniedTools?: readonly string[];
+}
+
 export interface SessionInit {
   id?: string;
   title?: string;
@@ -21,6 +32,8 @@ export interface SessionInit {
   messages?: Message[];
   /** Subagents: the tool rounds they were given (the BUDGET_LINE). */
   budgetRounds?: number;
+  /** Subagents run as a custom agent: its instructions and tool limits (`role` is its name). */
+  customAgent?: SessionAgent;
   created?: number;
 }
 
@@ -42,6 +55,7 @@ export class Session {
   modelChoice: ModelChoice;
   readonly messages: Message[];
   readonly budgetRounds?: number;
+  readonly customAgent?: SessionAgent;
   /** Number of user turns so far. */
   turn = 0;
   /** Total model rounds so far (across turns). */
@@ -61,6 +75,7 @@ export class Session {
     this.modelChoice = { ...init.modelChoice };
     this.messages = [...(init.messages ?? [])];
     this.budgetRounds = init.budgetRounds;
+    this.customAgent = init.customAgent;
     this.turn = this.messages.filter(isTurnPrompt).length;
     this.round = this.messages.filter((m) => m.role === 'assistant').length;
   }

@@ -15,6 +15,8 @@ export interface ChildOutcome {
 export interface DelegateHost {
   runChild(parentSessionId: string, req: { task: string; agent: string; maxRounds: number }, ctx: ToolContext): Promise<ChildOutcome>;
   defaultMaxRounds(): number;
+  /** Custom agents' names (the workspace's and the user's agent files), besides general, explore and reviewer. */
+  customAgents?(): string[];
 }
 
 /** `[subagent explore: 4 rounds; read_file×3, grep×1]` */
@@ -28,10 +30,9 @@ export function childSummary(agent: string, o: ChildOutcome): string {
 }
 
 export function createDelegateTaskTool(host: DelegateHost): AnyTool {
-  const agents = roleNames();
   const input = z.object({
     task: z.string().min(1).describe('Complete brief: the goal, what is known, what to return.'),
-    agent: z.enum(agents as [string, ...string[]]).optional().describe('general (all tools), explore or reviewer (read-only); default general.'),
+    agent: z.string().min(1).optional().describe('general (all tools), explore or reviewer (read-only), or one under Agents; default general.'),
     max_rounds: z.number().int().min(1).max(200).optional().describe('Tool rounds it may use (default 20).'),
   });
   return defineTool({
@@ -47,7 +48,10 @@ export function createDelegateTaskTool(host: DelegateHost): AnyTool {
     describeCall: (a) => `delegate to ${a.agent ?? 'general'}: ${a.task.slice(0, 60)}`,
     async run(args, ctx) {
       if (ctx.session.isSubagent) return errorResult('policy_blocked', 'a subagent cannot delegate further; do the task yourself.');
-      const agent = args.agent ?? 'general';
+      const known = [...roleNames(), ...(host.customAgents?.() ?? [])];
+      const asked = args.agent ?? 'general';
+      const agent = known.find((n) => n === asked) ?? known.find((n) => n.toLowerCase() === asked.toLowerCase());
+      if (!agent) return errorResult('invalid_arguments', `there is no agent named ${JSON.stringify(asked)}; agents: ${known.join(', ')}.`);
       const maxRounds = args.max_rounds ?? host.defaultMaxRounds();
       const outcome = await host.runChild(ctx.session.id, { task: args.task, agent, maxRounds }, ctx);
       if (outcome.reason === 'cancelled') return errorResult('cancelled', `the subagent was stopped ${childSummary(agent, outcome)}`);

@@ -10,6 +10,10 @@ export interface RoleDef {
   requiredTools?: string[];
   /** The role's persona/instructions, kept in lean child context. */
   instructions: string;
+  /** A custom agent's tools (names and `prefix*` patterns): the only ones it may have. */
+  tools?: readonly string[];
+  /** A custom agent's tools taken away. */
+  deniedTools?: readonly string[];
 }
 
 const ROLES: Record<string, RoleDef> = {
@@ -35,4 +39,16 @@ export function roleOf(name: string): RoleDef {
 
 export function roleNames(): string[] {
   return Object.keys(ROLES).filter((n) => n !== 'default');
+}
+
+/** A session's role: its custom agent when it runs as one, else the built-in role it names. */
+export function sessionRole(session: { role: string; customAgent?: { name: string; instructions: string; tools?: readonly string[]; deniedTools?: readonly string[] } }): RoleDef {
+  const a = session.customAgent;
+  if (!a) return roleOf(session.role);
+  return {
+    name: a.name,
+    instructions: `${ROLES.general.instructions}\n\nYou run as the ${a.name} agent. Its instructions:\n${a.instructions}`.trimEnd(),
+    ...(a.tools ? { tools: a.tools } : {}),
+    ...(a.deniedTools ? { deniedTools: a.deniedTools } : {}),
+  };
 }

@@ -6,7 +6,7 @@ import type { WireTool } from '../model/types';
 import type { Settings } from '../settings/schema';
 import { callTitle } from './card-summary';
 import { activeTools, deferredLine } from './deferred';
-import { roleOf } from './roles';
+import { sessionRole } from './roles';
 import { modeTools } from './modes';
 import { offerRefusal } from './policy/decide';
 import { sessionFacts } from './policy/facts';
@@ -73,7 +73,7 @@ export class SessionToolRuntime implements ToolRuntime {
     const key = [s['tools.deferred'], s['tools.eager'].join(','), session.role, session.mode, session.isSubagent, session.loadedTools.join(',')].join('|');
     const hit = this.actives.get(session.id);
     if (hit && hit.key === key) return hit.tools;
-    const role = roleOf(session.role);
+    const role = sessionRole(session);
     const tools = activeTools({
       tools: this.catalog.all(),
       deferredEnabled: s['tools.deferred'],
@@ -161,6 +161,11 @@ export class SessionToolRuntime implements ToolRuntime {
       }
     }
     return loaded.length ? { ...result, loadedTools: loaded } : result;
+  }
+
+  /** Whether the session may have this tool at all (a child, a read-only mode or a custom agent's list cannot self-load or find what it may not have). */
+  mayLoad(session: Session, tool: AnyTool): boolean {
+    return !this.refusalFor(session, tool);
   }
 
   /** The policy's rule for what a session may have at all (mode, subagent role), as the active set and calls see it. */

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseFrontMatter, scalarMeta } from '../library/front-matter';
 import { snowpeaHome } from '../settings/files';
+import { claudeHome } from '../library/homes';
 import { readConfined, type ConfinedRead } from './confined-read';
 import { isWithin } from './paths';
 
@@ -13,6 +14,10 @@ export interface Skill {
   dir: string;
   file: string;
   source: 'workspace' | 'user';
+  /** The skills folder it was found in (skill_view reads SKILL.md again within it). */
+  root: string;
+  /** That folder as shown: `.claude/skills`, `~/.snowpea/skills`. */
+  origin: string;
 }
 
 export interface ParsedSkillFile {
@@ -23,49 +28,13 @@ export interface ParsedSkillFile {
   problem?: string;
 }
 
-const FRONT_MATTER = /^\ufeff?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
 /**
- * Splits `---\n<YAML>\n---\nbody`. The YAML is read by the `yaml` package with the core schema
- * only: no custom or YAML 1.1 tags are resolved (they stay plain text); aliases are capped (100, the package's default).
+ * Splits `---\n<YAML>\n---\nbody` (library/front-matter.ts: the core schema only, aliases capped;
+ * a header YAML refuses is read as plain `key: value` lines, so a skill keeps its description).
  */
 export function parseSkillFile(text: string): ParsedSkillFile {
-  const m = FRONT_MATTER.exec(text);
-  if (!m) return { meta: {}, body: text };
-  const body = text.slice(m[0].length);
-  const doc = parseDocument(m[1], { schema: 'core', resolveKnownTags: false, uniqueKeys: true, prettyErrors: false, logLevel: 'silent' });
-  const error = doc.errors[0];
-  if (error) {
-    // The block starts on line 2 of the file, after the opening ---.
-    const before = m[1].slice(0, error.pos[0]).split('\n');
-    // Skill files written by hand often have `description: Use when: ...`, which YAML refuses:
-    // the top-level `key: value` lines are still read as plain text, so the skill keeps its description.
-    const where = `not valid YAML (line ${before.length + 1}, column ${before[before.length - 1].length + 1}): ${error.message}`;
-    const meta = plainLines(m[1]);
-    return { meta, body, problem: Object.keys(meta).length ? `${where}; read as plain key: value lines` : where };
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS();
-  } catch (e) {
-    return { meta: {}, body, problem: `not readable: ${(e as Error).message}` }; // too many aliases (a "billion laughs" block)
-  }
-  if (value === null || value === undefined) return { meta: {}, body };
-  if (typeof value !== 'object' || Array.isArray(value)) return { meta: {}, body, problem: 'not a YAML mapping of key: value lines' };
-  const meta: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') meta[k] = String(v);
-  return { meta, body };
-}
-
-/** Top-level `key: value` lines of a block YAML refused, each value as written (one pair of surrounding quotes removed). */
-function plainLines(block: string): Record<string, string> {
-  const meta: Record<string, string> = {};
-  for (const line of block.split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*):[ \t]+(\S.*?)\s*$/.exec(line);
-    if (!kv || kv[1] in meta) continue;
-    meta[kv[1]] = kv[2].replace(/^(["'])(.*)\1$/, '$2');
-  }
-  return meta;
+  const { data, body, problem } = parseFrontMatter(text);
+  return { meta: scalarMeta(data), body, ...(problem ? { problem } : {}) };
 }
 
 /** What of SKILL.md the index reads: the front matter is at the top. */
@@ -106,7 +75,8 @@ function skillsRootIn(owner: string, skillsDir: string, onSkip?: Skip): string |
   return undefined;
 }
 
-function skillsIn(root: string, source: Skill['source'], onSkip?: Skip): Skill[] {
+function skillsIn(at: SkillFolder, onSkip?: Skip): Skill[] {
+  const root = at.dir;
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(root, { withFileTypes: true });
@@ -123,9 +93,20 @@ function skillsIn(root: string, source: Skill['source'], onSkip?: Skip): Skill[]
     if (r.kind !== 'ok') continue;
     const { meta, problem } = parseSkillFile(r.head.toString('utf8'));
     if (problem) onSkip?.(`skill front matter not read: ${file}: ${problem}; the skill is listed by its folder name, without a description`);
-    out.push({ name: meta.name || e.name, description: (meta.description ?? '').replace(/\s+/g, ' ').trim(), dir, file, source });
+    out.push({ name: meta.name || e.name, description: (meta.description ?? '').replace(/\s+/g, ' ').trim(), dir, file, source: at.source, root, origin: at.origin });
   }
   return out;
+}
+
+/** A folder skills are read from. */
+export interface SkillFolder {
+  source: Skill['source'];
+  dir: string;
+  /** What its real path must stay inside: the workspace, the Snowpea home, Claude Code's user folder. */
+  owner: string;
+  origin: string;
+  /** Read only in a trusted workspace (the formats of other agents). */
+  needsTrust: boolean;
 }
 
 /** The skills folder of a source: `<workspace>/.snowpea/skills` or `<snowpeaHome>/skills`. */
@@ -134,15 +115,37 @@ export function skillsRootOf(source: Skill['source'], workspaceRoot: string): st
 }
 
 /**
- * Skills of the workspace (`.snowpea/skills/`) and the user (`~/.snowpea/skills/`); a workspace skill wins over a user one of the same name. Sorted by name.
+ * Where skills come from, the weakest first (a later folder's skill wins over an earlier one's of
+ * the same name): Claude Code's user skills, yours (`~/.snowpea/skills`), then the workspace's
+ * `.agents/skills`, `.claude/skills` and `.snowpea/skills`.
+ */
+export function skillFolders(workspaceRoot: string): SkillFolder[] {
+  const ws = (rel: string, needsTrust: boolean): SkillFolder => ({ source: 'workspace', dir: path.join(workspaceRoot, ...rel.split('/')), owner: workspaceRoot, origin: rel, needsTrust });
+  return [
+    { source: 'user', dir: path.join(claudeHome(), 'skills'), owner: claudeHome(), origin: '~/.claude/skills', needsTrust: false },
+    { source: 'user', dir: skillsRootOf('user', workspaceRoot), owner: snowpeaHome(), origin: '~/.snowpea/skills', needsTrust: false },
+    ws('.agents/skills', true),
+    ws('.claude/skills', true),
+    ws('.snowpea/skills', false),
+  ];
+}
+
+export interface ListSkillsOptions {
+  /** Workspace Trust: false leaves out the workspace's `.claude/skills` and `.agents/skills`. Default: trusted (the CLI). */
+  trusted?: boolean;
+}
+
+/**
+ * Skills of the workspace and the user (skillFolders); a workspace skill wins over a user one of the same name. Sorted by name.
  * Skill folders and SKILL.md files whose real path leaves their skills folder are skipped (and reported to `onSkip`).
  */
-export function listSkills(workspaceRoot: string, onSkip?: Skip): Skill[] {
+export function listSkills(workspaceRoot: string, onSkip?: Skip, o: ListSkillsOptions = {}): Skill[] {
   const byName = new Map<string, Skill>();
-  const user = skillsRootIn(snowpeaHome(), skillsRootOf('user', workspaceRoot), onSkip);
-  if (user) for (const s of skillsIn(user, 'user', onSkip)) byName.set(s.name, s);
-  const ws = skillsRootIn(workspaceRoot, skillsRootOf('workspace', workspaceRoot), onSkip);
-  if (ws) for (const s of skillsIn(ws, 'workspace', onSkip)) byName.set(s.name, s);
+  for (const f of skillFolders(workspaceRoot)) {
+    if (f.needsTrust && o.trusted === false) continue;
+    const root = skillsRootIn(f.owner, f.dir, onSkip);
+    if (root) for (const s of skillsIn({ ...f, dir: root }, onSkip)) byName.set(s.name, s);
+  }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { displayPath, realRoot } from '../paths';
 import { walkFiles } from '../search/walk';
-import { listSkills, parseSkillFile, readSkillFile, skillsRootOf, SKILL_MAX_BYTES, type Skill } from '../skills';
+import { listSkills, parseSkillFile, readSkillFile, SKILL_MAX_BYTES, type Skill } from '../skills';
 import { closeNames } from '../suggest';
 import { defineTool, errorResult, okResult } from '../types';
 import { TOOL } from '../names';
@@ -39,7 +39,7 @@ export const skillViewTool = defineTool({
   input,
   describeCall: (a) => `skill ${a.name}`,
   async run(args, ctx) {
-    const skills = listSkills(ctx.workspaceRoot);
+    const skills = listSkills(ctx.workspaceRoot, undefined, { trusted: ctx.workspaceTrusted !== false });
     const skill = skills.find((s) => s.name === args.name) ?? skills.find((s) => s.name.toLowerCase() === args.name.toLowerCase());
     if (!skill) {
       const near = closeNames(args.name, skills.map((s) => s.name));
@@ -47,7 +47,7 @@ export const skillViewTool = defineTool({
       return errorResult('not_found', `there is no skill named ${JSON.stringify(args.name)}.${known}`);
     }
     // Read again with the same checks: the folder may have changed since it was listed.
-    const r = readSkillFile(skill, skillsRootOf(skill.source, ctx.workspaceRoot), SKILL_MAX_BYTES);
+    const r = readSkillFile(skill, skill.root, SKILL_MAX_BYTES);
     if (r.kind !== 'ok') return errorResult('policy_blocked', `skill ${skill.name} cannot be loaded: ${r.kind === 'skipped' ? r.why : `${displayPath(ctx.workspaceRoot, skill.file)} is gone`}`);
     const { body, problem } = parseSkillFile(r.head.toString('utf8'));
     const cut = r.truncated ? `\n\n[SKILL.md is ${r.size} bytes; only the first ${SKILL_MAX_BYTES} are shown]` : '';

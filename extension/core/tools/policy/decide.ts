@@ -1,5 +1,6 @@
 import type { SourceScope } from '../../settings/load';
 import { READ_ONLY_MODES } from '../modes';
+import { toolAllowed } from '../../library/tool-map';
 import type { CommandVerdict } from './command-rules';
 import { errorResult, type ApprovalRequest, type Mode, type Permission, type ToolResult, type ToolTraits } from '../types';
 
@@ -23,7 +24,15 @@ export interface PathFact {
 /** The session a call runs in: its mode, and for a subagent its role's limits. */
 export interface SessionFacts {
   mode: Mode;
-  child?: { role: string; readOnlyRole: boolean; roleKeeps: readonly string[] };
+  child?: {
+    role: string;
+    readOnlyRole: boolean;
+    roleKeeps: readonly string[];
+    /** A custom agent's `tools:` list as Snowpea names (and `prefix*` patterns): it may have these only. */
+    agentTools?: readonly string[];
+    /** A custom agent's tools taken away. */
+    agentDenied?: readonly string[];
+  };
 }
 
 export interface CallFacts extends SessionFacts {
@@ -65,6 +74,11 @@ export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: Sess
   }
   if (s.child?.readOnlyRole && !tool.traits.readOnly && !s.child.roleKeeps.includes(tool.name)) {
     return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${s.child.role} agent; report what should change instead.`);
+  }
+  // A custom agent's file only narrows: what it lists is still subject to everything above and to approvals.
+  const agentTools = s.child?.agentTools;
+  if ((agentTools && !toolAllowed(tool.name, agentTools)) || (s.child?.agentDenied && toolAllowed(tool.name, s.child.agentDenied))) {
+    return errorResult('policy_blocked', `${tool.name} is not among the tools the ${s.child!.role} agent's definition allows; use the tools you have, or report what you could not do.`);
   }
   return undefined;
 }

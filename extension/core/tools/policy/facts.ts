@@ -8,10 +8,20 @@ import type { ApprovalFacts, CallFacts, PathFact, SessionFacts } from './decide'
 /** Permissions whose calls show the user the whole arguments, since a summary can hide what runs or where data goes. */
 const DETAILED = new Set(['exec', 'network']);
 
-export function sessionFacts(session: { mode: Mode; role: string; isSubagent: boolean }): SessionFacts {
+export function sessionFacts(session: { mode: Mode; role: string; isSubagent: boolean; customAgent?: { tools?: readonly string[]; deniedTools?: readonly string[] } }): SessionFacts {
   if (!session.isSubagent) return { mode: session.mode };
   const role = roleOf(session.role);
-  return { mode: session.mode, child: { role: role.name, readOnlyRole: !!role.readOnly, roleKeeps: role.eager ?? [] } };
+  const agent = session.customAgent;
+  return {
+    mode: session.mode,
+    child: {
+      role: agent ? session.role : role.name,
+      readOnlyRole: !agent && !!role.readOnly,
+      roleKeeps: agent ? [] : (role.eager ?? []),
+      ...(agent?.tools ? { agentTools: agent.tools } : {}),
+      ...(agent?.deniedTools ? { agentDenied: agent.deniedTools } : {}),
+    },
+  };
 }
 
 /** Classifies one path a call declares, after real-path resolution (symlinks, `..`, case). */
