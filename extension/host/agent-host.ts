@@ -39,6 +39,7 @@ import { workspaceProblems } from './problems-source';
 import { TerminalRecorder, type TerminalWindow } from './terminal-output';
 import { TurnNotifier } from './turn-notifier';
 import { queueMessage, workspaceQueueStore } from './queue-store';
+import { LibraryHost } from './library-host';
 
 /**
  * The extension host's side of Snowpea: settings, the API key (SecretStorage), state.db in
@@ -78,12 +79,17 @@ export class AgentHost implements vscode.Disposable {
   private readonly terminals = new TerminalRecorder(vscode.window as unknown as TerminalWindow);
   /** The last settings with the chat's model choice applied (the same object while neither changes). */
   private effectiveCache?: { settings: Settings; choice: ModelChoice; effective: Settings };
+  /** Slash commands, custom agents, skills and instruction files (the slash menu, the Tools tree). */
+  readonly library: LibraryHost;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Logger,
   ) {
     this.disposables.push(this.providers.register('vscode-lm', vscodeLmProvider));
+    this.library = new LibraryHost(this.workspaceRoot, log);
+    // A prompt file added, edited or deleted (or trust granted): the slash menu and the Tools tree follow.
+    this.disposables.push(this.library, this.library.onDidChange(() => (this.post(this.library.commandsMessage()), this.changeEmitter.fire())));
     this.mcp = new McpLifecycle({
       registry: this.registry,
       cacheDir: path.join(context.globalStorageUri.fsPath, 'mcp'),
@@ -407,8 +413,9 @@ export class AgentHost implements vscode.Disposable {
     const { type: _type, ...header } = this.header();
     const init: HostMessage = { type: 'init', ...header, loadedTools: s?.loadedTools ?? [], running, todos: s?.todos ?? [] };
     const notices = this.trustNotices().map((text): HostMessage => ({ type: 'notice', text }));
-    if (!s) return [init, this.queueMessage(), ...notices];
-    const replay: HostMessage[] = [init, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, this.queueMessage(), ...notices];
+    const commands = this.library.commandsMessage();
+    if (!s) return [init, commands, this.queueMessage(), ...notices];
+    const replay: HostMessage[] = [init, commands, { type: 'transcript', sessionId: s.id, entries: toTranscript(s.messages) }, this.queueMessage(), ...notices];
     const inFlight = this.chat.inFlightText();
     if (inFlight) replay.push({ type: 'event', event: { type: 'text.delta', sessionId: s.id, text: inFlight } });
     // Approvals and questions the turn is waiting on: without them a reloaded chat would wait forever.

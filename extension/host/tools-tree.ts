@@ -3,9 +3,15 @@ import { DisposableStore } from '../core/conversation/emitter';
 import { groupRank } from '../core/tools/deferred';
 import type { AnyTool } from '../core/tools/types';
 import type { AgentHost } from './agent-host';
+import type { LibraryGroup, LibraryRow } from '../core/library/listing';
+import { escapeHidden } from '../core/text/hidden-chars';
 
 export type ToolNode = { kind: 'group'; group: string; tools: AnyTool[]; eager: boolean } | { kind: 'tool'; tool: AnyTool; eager: boolean };
-type Node = ToolNode;
+/** After the tools: the commands, agents, skills and instruction files the workspace and the user bring (library-host.ts). */
+type LibraryNode = { kind: 'library'; group: LibraryGroup } | { kind: 'entry'; group: LibraryGroup['title']; row: LibraryRow };
+type Node = ToolNode | LibraryNode;
+
+const LIBRARY_ICONS: Record<LibraryGroup['title'], string> = { Commands: 'symbol-event', Agents: 'hubot', Skills: 'book', 'Instruction files': 'note' };
 
 const PERMISSION_ICONS: Record<string, string> = {
   read: 'eye',
@@ -40,6 +46,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   getChildren(node?: Node): Node[] {
     if (node?.kind === 'group') return node.tools.map((tool) => ({ kind: 'tool', tool, eager: node.eager }));
+    if (node?.kind === 'library') return node.group.rows.map((row) => ({ kind: 'entry', group: node.group.title, row }));
     if (node) return [];
     // tool_search and delegate_task come with the agent; the registry change refreshes the tree.
     void this.host.ensureAgentTools();
@@ -52,10 +59,33 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     return [
       { kind: 'group', group: 'Core', tools: eager, eager: true },
       ...ordered.map(([group, ts]): Node => ({ kind: 'group', group, tools: ts, eager: false })),
+      ...this.host.library.groups().map((group): Node => ({ kind: 'library', group })),
     ];
   }
 
+  /** A group of the library, collapsed (the tools come first), or one of its entries: the text its files chose, escaped; a click opens the file. */
+  private libraryItem(node: LibraryNode): vscode.TreeItem {
+    if (node.kind === 'library') {
+      const item = new vscode.TreeItem(`${node.group.title} (${node.group.rows.length})`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `library:${node.group.title}`;
+      item.contextValue = 'snowpea.libraryGroup';
+      return item;
+    }
+    const r = node.row;
+    const item = new vscode.TreeItem(escapeHidden(r.label), vscode.TreeItemCollapsibleState.None);
+    item.id = `entry:${node.group}:${r.origin}`;
+    item.description = escapeHidden([r.origin === r.label ? undefined : r.origin, r.description].filter(Boolean).join(' · '));
+    item.iconPath = new vscode.ThemeIcon(LIBRARY_ICONS[node.group]);
+    const md = new vscode.MarkdownString();
+    md.appendText(escapeHidden([`${r.label} (${r.origin})`, r.description, r.tools && `tools: ${r.tools}`, ...r.notes].filter(Boolean).join('\n')));
+    item.tooltip = md;
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(r.file)] };
+    item.contextValue = 'snowpea.libraryEntry';
+    return item;
+  }
+
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'library' || node.kind === 'entry') return this.libraryItem(node);
     if (node.kind === 'group') {
       const item = new vscode.TreeItem(`${node.group} (${node.tools.length})`, vscode.TreeItemCollapsibleState.Expanded);
       // A stable id keeps a group the user collapsed collapsed when the tree refreshes.

@@ -77,6 +77,19 @@ const headerFields = {
   effort: effortInfoSchema.optional(),
 };
 
+/** A slash command from a prompt file, for the composer's slash menu (its text stays in the host). */
+export const slashCommandSchema = z.object({
+  name: z.string().min(1).max(64),
+  description: z.string().max(300).optional(),
+  /** What to type after the name (`[file] [focus]`). */
+  argumentHint: z.string().max(200).optional(),
+  /** Where it is from: `.github/prompts/review.prompt.md`. */
+  origin: z.string().max(1000),
+});
+
+/** Most commands one `commands` message carries. */
+export const MAX_SLASH_COMMANDS = 500;
+
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('init'),
@@ -158,6 +171,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     size: z.number().int().nonnegative(),
     dataBase64: z.string().max(MAX_IMAGE_BASE64_CHARS).optional(),
   }),
+  /** The slash commands of the workspace's and the user's prompt files (at start, and when those files or Workspace Trust change). */
+  z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema).max(MAX_SLASH_COMMANDS) }),
   z.object({
     type: z.literal('files.result'),
     /** The `files.query` query this answers (the webview drops answers to older queries). */
@@ -173,6 +188,7 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 export type HostMessageType = HostMessage['type'];
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 export type ImageMeta = z.infer<typeof imageMetaSchema>;
+export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
 export type InitMessage = Extract<HostMessage, { type: 'init' }>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;
 export type BudgetRequestMessage = Extract<HostMessage, { type: 'budget.request' }>;
