@@ -75,6 +75,8 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   'changes.list': (m, { s }) => ({ ...s, changes: m.files }),
 
+  commands: (m, { s }) => ({ ...s, commands: m.commands }),
+
   'ask.request': (m, { s }) => ({
     ...s,
     asks: [...s.asks.filter((a) => a.id !== m.id), { id: m.id, question: m.question, ...(m.choices ? { choices: m.choices } : {}) }],

@@ -29,6 +29,7 @@ export function initialState(): ChatState {
     queue: [],
     queueHeld: false,
     queueDelivery: 'steer',
+    commands: [],
   };
 }
 
@@ -57,5 +58,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.todos)) restored.todos = [];
   if (!Array.isArray(restored.budgets)) restored.budgets = [];
   if (!Array.isArray(restored.queue)) restored.queue = [];
+  if (!Array.isArray(restored.commands)) restored.commands = [];
   return restored;
 }

@@ -1,4 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, TodoItem } from '../../../extension/protocol';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
 
 /** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
 export type ChatMode = 'code' | 'plan' | 'ask';
@@ -247,6 +247,8 @@ export interface ChatState {
   queueHeld: boolean;
   /** How a message sent during a turn waits unless the user switches it (the chat.messagesDuringTurn setting). */
   queueDelivery: Delivery;
+  /** Slash commands from the workspace's and the user's prompt files (the host's `commands`), for the slash menu. */
+  commands: SlashCommandInfo[];
 }
 
 /** Things the webview does on its own, before or without the host. */

@@ -6,6 +6,8 @@ import { ComposerStatus, StatusPanelView, type StatusPanel } from './ComposerSta
 import { MENTION_LIST_ID, MentionPopup, mentionOptionId } from './MentionPopup';
 import { PlanToggle } from '../plan/PlanToggle';
 import { useMention } from './use-mention';
+import { SLASH_LIST_ID, SlashMenu, slashOptionId } from './SlashMenu';
+import { useSlashMenu } from './use-slash';
 import './composer.css';
 
 const hasFiles = (dt: DataTransfer | null) => !!dt && [...dt.types].includes('Files');
@@ -36,6 +38,7 @@ export function Composer() {
   const [dragging, setDragging] = useState(false);
   const [panel, setPanel] = useState<StatusPanel>(null);
   const mention = useMention(draft, textarea);
+  const slash = useSlashMenu(draft, textarea);
 
   const preparing = attachments.some((a) => a.status === 'processing');
   const hasImages = attachments.some((a) => a.status === 'ready');
@@ -45,7 +48,7 @@ export function Composer() {
   const sendLabel = running ? (delivery === 'steer' ? "Steer: read at the turn's next step" : 'Queue: sent when the turn ends') : 'Send';
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mention.onKeyDown(e)) return;
+    if (slash.onKeyDown(e) || mention.onKeyDown(e)) return;
     if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
     e.preventDefault();
     actions.send();
@@ -102,6 +105,7 @@ export function Composer() {
       <Attachments />
       <div className="composer-field">
         <MentionPopup state={mention} />
+        <SlashMenu state={slash} />
         <textarea
           ref={textarea}
           className="composer-input"
@@ -110,14 +114,15 @@ export function Composer() {
           value={draft}
           rows={1}
           aria-autocomplete="list"
-          aria-controls={mention.open ? MENTION_LIST_ID : undefined}
-          aria-activedescendant={mention.open && mention.matches.length ? mentionOptionId(mention.active) : undefined}
+          aria-controls={slash.open ? SLASH_LIST_ID : mention.open ? MENTION_LIST_ID : undefined}
+          aria-activedescendant={slash.open ? slashOptionId(slash.active) : mention.open && mention.matches.length ? mentionOptionId(mention.active) : undefined}
           onChange={(e) => {
             actions.setDraft(e.target.value);
             mention.trackCaret(e.target);
+            slash.trackCaret(e.target);
           }}
-          onSelect={(e) => mention.trackCaret(e.currentTarget)}
-          onBlur={() => mention.close()}
+          onSelect={(e) => (mention.trackCaret(e.currentTarget), slash.trackCaret(e.currentTarget))}
+          onBlur={() => (mention.close(), slash.close())}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           data-testid="composer"
