@@ -83,8 +83,8 @@ const PROTECTED_DIRS = new Map([
   ['.clinerules', "the .clinerules folder (Cline's rules, instruction files for later sessions)"],
   ['.cursor', "the .cursor folder (Cursor's rules and MCP config)"],
 ]);
-/** Agent configs under `.github/` (Copilot's instructions, prompt files and agents): they reach later sessions' prompts. */
-const GITHUB_AGENT_DIRS = new Set(['prompts', 'agents', 'instructions']);
+/** Agent configs under `.github/` (Copilot's instructions, prompt files, agents and chat modes): they reach later sessions' prompts. */
+const GITHUB_AGENT_DIRS = new Set(['prompts', 'agents', 'instructions', 'chatmodes']);
 /**
  * Files outside those folders that VS Code or a tool runs, or that carry settings and tasks: a
  * `*.code-workspace` has the same settings, tasks (`runOn: folderOpen`) and launch configs as
@@ -108,7 +108,7 @@ const GIT_HOOK_NAMES = new Set(
 /**
  * Why a workspace-relative path is protected for writes, if it is: `.git/`, `.vscode/`, `.snowpea/`,
  * `.husky/`, `.githooks/`, `.devcontainer/`, peers' agent folders (`.claude/`, `.agents/`, `.clinerules/`, `.cursor/`,
- * `.github/prompts|agents|instructions/`) (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
+ * `.github/prompts|agents|instructions|chatmodes/`) (at any depth), MCP configs (`.vscode/mcp.json`, `.mcp.json`, `mcp.json`,
  * `.cursor/mcp.json`), `.env*`, instruction files (AGENTS.md, CLAUDE.md, .cursorrules, .clinerules, .roomodes,
  * copilot-instructions.md at any depth),
  * `*.code-workspace`, `.devcontainer.json`, linter and formatter configs written in code (RUN_CONFIG),
