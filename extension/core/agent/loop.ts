@@ -10,6 +10,7 @@ import { closeOrphanCalls } from '../conversation/orphans';
 import type { LoopServices } from './loop-services';
 import { sessionTitle, type Session } from '../conversation/session';
 import { toWireMessages } from '../conversation/wire';
+import { typedText } from '../input/compose';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
 import { BudgetStopped } from './budget/types';
@@ -102,7 +103,8 @@ export class AgentLoop {
     // A call an earlier stop left without a result gets one first (stored), so the request is valid.
     if (closeOrphanCalls(session, services.sink)) services.logger.info(`session ${session.id}: a tool call interrupted earlier was marked as interrupted`);
     session.turn++;
-    const promptText = typeof prompt === 'string' ? prompt : prompt.map((p) => (p.type === 'text' ? p.text : `[image ${p.name}]`)).join(' ');
+    // What the user typed (and their images), as the stored transcript replays it: not the files, notes or prompt-file text composed after it.
+    const promptText = typeof prompt === 'string' ? prompt : [typedText(prompt), ...prompt.flatMap((p) => (p.type === 'image' ? [`[image ${p.name}]`] : []))].filter(Boolean).join(' ');
     if (session.turn === 1 && session.title === 'New chat') {
       session.title = sessionTitle(opts.title ?? '') || sessionTitle(promptText) || 'New chat';
       services.sink?.updateSession(session.id, { title: session.title });

@@ -81,6 +81,8 @@ export class VsCodeSession {
       XDG_CONFIG_HOME: path.join(dir, 'xdg-config'),
       XDG_DATA_HOME: path.join(dir, 'xdg-data'),
       SNOWPEA_HOME: path.join(dir, 'snowpea-home'),
+      // Claude Code's user folder (its commands, agents and skills are read): the session's own, not the machine's.
+      CLAUDE_CONFIG_DIR: path.join(dir, 'claude-home'),
       ...options.env,
     };
     const server = await cs.startCodeServer({ workspace: opened, userDataDir, extensionsDir, env });
