@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { WorkspaceLibrary } from '../core/library';
 import { libraryGroups, type LibraryGroup } from '../core/library/listing';
 import type { Logger } from '../core/log';
-import { snowpeaHome } from '../core/settings/files';
-import { claudeHome } from '../core/library/homes';
+import { claudeHome, snowpeaHome } from '../core/settings/files';
 import { MAX_SLASH_COMMANDS, type HostMessage } from '../protocol';
 
 /** Workspace files the library reads: a change to one of them changes the slash menu or the Tools tree. */

@@ -5,8 +5,7 @@ import type { PromptPart } from './system-prompt';
 import { modelCapabilities } from '../model/capabilities';
 import type { Settings } from '../settings/schema';
 import { MEMORY_INSTRUCTIONS, memoryDigest } from '../tools/memory/memory-store';
-import { listSkills, skillsIndex } from '../tools/skills';
-import type { WorkspaceLibrary } from '../library';
+import { listSkills, skillsIndex, type Skill } from '../tools/skills';
 import type { ToolResult } from '../tools/types';
 import { contextCaps } from './caps';
 import { applyCaps, discoverContextFiles, renderProjectContext, type ContextFile } from './context-files';
@@ -17,7 +16,7 @@ export interface ProjectContextOptions {
   /** Where skipped files (a symlinked AGENTS.md leading outside the workspace) are reported, once each. */
   logger?: Logger;
   /** Skills, custom agents and Workspace Trust (the other agents' files are read only when trusted); absent: Snowpea's own files, trusted. */
-  library?: Pick<WorkspaceLibrary, 'skills' | 'agents' | 'trusted'>;
+  library?: { skills(): Skill[]; agents(): Array<{ name: string; description: string }>; readonly trusted: boolean };
 }
 
 /**

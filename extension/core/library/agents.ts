@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { roleNames } from '../tools/roles';
-import { metaList, metaText, parseFrontMatter } from './front-matter';
+import { metaList, metaText, parseFrontMatter } from '../text/front-matter';
 import { readFolderFiles, readOwnedFile } from './folder-files';
 import { baseName, clipDescription, validAgentName } from './names';
 import { rooModes } from './roo-modes';

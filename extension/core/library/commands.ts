@@ -1,4 +1,4 @@
-import { metaList, metaText, parseFrontMatter } from './front-matter';
+import { metaList, metaText, parseFrontMatter } from '../text/front-matter';
 import { readFolderFiles } from './folder-files';
 import { baseName, BUILTIN_COMMANDS, clipDescription, validCommandName } from './names';
 import { commandFolders, type LibraryFolder, type LibraryFormat, type LibraryScope } from './sources';

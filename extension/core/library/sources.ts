@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import { snowpeaHome } from '../settings/files';
-import { claudeHome } from './homes';
+import { claudeHome, snowpeaHome } from '../settings/files';
 
 /** Whose file it is: the workspace's (read only when trusted, except Snowpea's own skills) or the user's own. */
 export type LibraryScope = 'workspace' | 'user';

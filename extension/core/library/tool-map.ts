@@ -114,8 +114,3 @@ export function denyOnly(deny: readonly string[], dialect: ToolDialect): { denie
   }
   return { denied, unknown };
 }
-
-/** Whether a tool name is among `allowed` (names and `prefix*` patterns). */
-export function toolAllowed(name: string, allowed: readonly string[]): boolean {
-  return allowed.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : a === name));
-}

@@ -8,6 +8,11 @@ export function snowpeaHome(): string {
   return process.env.SNOWPEA_HOME || path.join(os.homedir(), '.snowpea');
 }
 
+/** Claude Code's user folder (its commands, agents and skills are read): `CLAUDE_CONFIG_DIR` when set, as Claude Code reads it, else `~/.claude`. */
+export function claudeHome(): string {
+  return process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude');
+}
+
 /** Reads a JSON settings file as a source; a missing file is an empty source, a broken one an issue-carrying source. */
 export function readSettingsFile(name: string, file: string, scope: SettingsSource['scope'] = 'user'): SettingsSource & { error?: string } {
   let text: string;

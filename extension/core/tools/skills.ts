@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseFrontMatter, scalarMeta } from '../library/front-matter';
-import { snowpeaHome } from '../settings/files';
-import { claudeHome } from '../library/homes';
+import { parseFrontMatter, scalarMeta } from '../text/front-matter';
+import { claudeHome, snowpeaHome } from '../settings/files';
 import { readConfined, type ConfinedRead } from './confined-read';
 import { isWithin } from './paths';
 
@@ -29,7 +28,7 @@ export interface ParsedSkillFile {
 }
 
 /**
- * Splits `---\n<YAML>\n---\nbody` (library/front-matter.ts: the core schema only, aliases capped;
+ * Splits `---\n<YAML>\n---\nbody` (text/front-matter.ts: the core schema only, aliases capped;
  * a header YAML refuses is read as plain `key: value` lines, so a skill keeps its description).
  */
 export function parseSkillFile(text: string): ParsedSkillFile {

@@ -65,6 +65,7 @@ export const FLOORS: ReadonlyArray<readonly string[]> = [
   [folder('tools')],
   [folder('checkpoints'), folder('input'), folder('mcp')],
   [folder('context')],
+  [folder('library')],
   [folder('agent'), folder('chat')],
   ['extension/host', 'extension/cli', 'extension/lazy'],
 ];

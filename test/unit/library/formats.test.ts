@@ -169,7 +169,7 @@ describe('library: the other agents\' file formats (issue 30 item 4)', () => {
   });
 
   it('writes to the other agents\' prompt files always ask, like AGENTS.md', () => {
-    for (const p of ['.claude/commands/x.md', '.claude/settings.json', '.github/prompts/x.prompt.md', '.github/agents/x.agent.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/a.md', '.roomodes', '.agents/skills/a/SKILL.md']) {
+    for (const p of ['.claude/commands/x.md', '.claude/settings.json', '.github/prompts/x.prompt.md', '.github/agents/x.agent.md', '.github/chatmodes/x.chatmode.md', '.github/copilot-instructions.md', '.clinerules', '.clinerules/a.md', '.roomodes', '.agents/skills/a/SKILL.md']) {
       assert.ok(protectedReason(p), `${p} is protected`);
     }
     assert.equal(protectedReason('.github/workflows/ci.yml'), undefined);

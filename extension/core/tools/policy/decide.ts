@@ -1,6 +1,5 @@
 import type { SourceScope } from '../../settings/load';
 import { READ_ONLY_MODES } from '../modes';
-import { toolAllowed } from '../../library/tool-map';
 import type { CommandVerdict } from './command-rules';
 import { errorResult, type ApprovalRequest, type Mode, type Permission, type ToolResult, type ToolTraits } from '../types';
 
@@ -55,6 +54,11 @@ export interface CallFacts extends SessionFacts {
   preapproved: boolean;
   /** A shell call: what the command rules say, and the prefix an "always" answer would allow. */
   command?: { verdict: CommandVerdict; prefix?: string };
+}
+
+/** Whether a tool name is among `allowed`: tool names, and prefixes ending in `*` (`browser_*`, `mcp__github__*`). */
+export function toolAllowed(name: string, allowed: readonly string[]): boolean {
+  return allowed.some((a) => (a.endsWith('*') ? name.startsWith(a.slice(0, -1)) : a === name));
 }
 
 export type Decision = { kind: 'allow' } | { kind: 'ask'; request: ApprovalRequest } | { kind: 'refuse'; result: ToolResult };
