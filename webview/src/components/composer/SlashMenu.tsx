@@ -41,9 +41,11 @@ export function SlashMenu({ state }: { state: SlashMenuState }) {
                 <VisibleText text={c.description} />
               </span>
             ) : null}
-            <span className="slash-origin">
-              <VisibleText text={c.origin} />
-            </span>
+            {c.origin === 'Snowpea' ? null : (
+              <span className="slash-origin">
+                <VisibleText text={c.origin} />
+              </span>
+            )}
           </li>
         ))}
       </ul>
