@@ -14,7 +14,6 @@ import { typedText } from '../input/compose';
 import type { CompactionOutcome, RequestParts } from '../context/compaction/compactor';
 import { requestSize } from '../context/compaction/estimate';
 import { BudgetStopped } from './budget/types';
-import { typedText } from '../input/compose';
 
 /** A request estimated above this share of the window is "near" it: an unexplained 400 for it is taken for an overflow once. */
 const NEAR_WINDOW = 0.7;
