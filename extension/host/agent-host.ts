@@ -100,7 +100,7 @@ export class AgentHost implements vscode.Disposable {
     this.settings = this.reloadSettings();
     this.editDiagnostics = new EditDiagnostics(log);
     this.disposables.push(this.editDiagnostics);
-    this.edits = new EditSupport({ post: (m) => this.post(m), invalidate: (p) => this.agent?.guard.invalidatePath(p), warn: (m) => this.log.warn(m) });
+    this.edits = new EditSupport({ post: (m) => this.post(m), invalidate: (p) => this.agent?.invalidatePath(p), warn: (m) => this.log.warn(m) });
     this.notifier = new TurnNotifier({
       enabled: () => this.settings['chat.notifyWhenUnfocused'],
       title: () => this.chat.session?.title ?? 'New chat',
@@ -341,7 +341,7 @@ export class AgentHost implements vscode.Disposable {
     });
     const caps = modelCapabilities(this.settings['model.name'], this.settings);
     if (!caps.known) this.log.info(`model ${this.settings['model.name']} is not in the built-in table; assuming a ${caps.contextWindow}-token window`);
-    this.disposables.push(watchForGuardInvalidation((p) => agent.guard.invalidatePath(p)));
+    this.disposables.push(watchForGuardInvalidation((p) => agent.invalidatePath(p)));
     this.agent = agent;
     return agent;
   }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { userMessageIndex } from '../core/agent/agent';
+import { userMessageIndex } from '../core/conversation/messages';
 import type { Session } from '../core/conversation/session';
 import { NoCheckpointError, restoreListing, type CheckpointStore, type FileChange, type PointName, type RestorePlan, type RestoreResult, type RestoreTarget } from '../core/checkpoints';
 import { typedText } from '../core/input/compose';
@@ -178,8 +178,8 @@ async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Se
   const restored = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Snowpea: restoring files' }, () =>
     store.restoreUndoable(session.id, to, new AbortController().signal, confirmed),
   );
-  const guard = host.startedAgent()?.guard;
-  for (const c of restored.changes) guard?.invalidatePath(path.join(store.repo.workTree, c.path));
+  const agent = host.startedAgent();
+  for (const c of restored.changes) agent?.invalidatePath(path.join(store.repo.workTree, c.path));
   await host.edits.changes.keep();
   return restored;
 }

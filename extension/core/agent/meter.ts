@@ -1,5 +1,6 @@
 import type { MeterEvent } from '../conversation/events';
 import type { Session } from '../conversation/session';
+import { SessionStates } from '../conversation/session-states';
 import type { Compactor } from '../context/compaction/compactor';
 import type { SessionPromptBuilder } from '../context/prompt-builder';
 import { modelCapabilities } from '../model/capabilities';
@@ -15,6 +16,8 @@ export interface MeterSources {
   compactor: Pick<Compactor, 'limit'>;
   /** The client the round went through: what its endpoint refused (optional request parts it now goes without). */
   client?: () => Pick<ModelClient, 'dropped'>;
+  /** Where the per-session cost totals are kept (the agent's; default: the meter's own). */
+  states?: SessionStates;
 }
 
 function dropped(client: Pick<ModelClient, 'dropped'> | undefined): { dropped?: string[] } {
@@ -29,9 +32,11 @@ function dropped(client: Pick<ModelClient, 'dropped'> | undefined): { dropped?: 
  * meter has measured: a window's, a CLI run's).
  */
 export class RoundMeter {
-  private readonly costs = new SessionCosts();
+  private readonly costs: SessionCosts;
 
-  constructor(private readonly sources: MeterSources) {}
+  constructor(private readonly sources: MeterSources) {
+    this.costs = new SessionCosts((sources.states ?? new SessionStates()).slice('session costs'));
+  }
 
   measure(session: Session, usage: Usage): MeterEvent {
     const { settings, prompt, runtime, compactor } = this.sources;

@@ -33,7 +33,8 @@ function governs(dir: string, touched: string): boolean {
  * to a tool's result the first time the tool touches their folder, once per session.
  */
 export class NestedContextAttacher {
-  private readonly attached = new Map<string, Set<string>>();
+  /** The folders' files attached so far, per session (a slice of the agent's per-session states). */
+  constructor(private readonly attached: Map<string, Set<string>> = new Map()) {}
 
   /** Text to append to the result of `call`, or undefined. `pending` are the files not yet in the prompt. */
   attachmentFor(sessionId: string, call: ToolCall, root: string, pending: ContextFile[], perFileCap: number): string | undefined {
@@ -45,9 +46,5 @@ export class NestedContextAttacher {
     if (!hits.length) return undefined;
     for (const f of hits) done.add(f.rel);
     return hits.map((f) => `[instructions from ${f.rel}, which governs ${f.dir}/]\n${clipToCap(f.text, perFileCap, f.rel).trimEnd()}`).join('\n\n');
-  }
-
-  forget(sessionId: string): void {
-    this.attached.delete(sessionId);
   }
 }

@@ -10,6 +10,7 @@ import type { ToolResult } from '../tools/types';
 import { contextCaps } from './caps';
 import { applyCaps, discoverContextFiles, renderProjectContext, type ContextFile } from './context-files';
 import { NestedContextAttacher } from './nested-attach';
+import { SessionStates } from '../conversation/session-states';
 
 export interface ProjectContextOptions {
   settings(): Settings;
@@ -17,6 +18,8 @@ export interface ProjectContextOptions {
   logger?: Logger;
   /** Skills, custom agents and Workspace Trust (the other agents' files are read only when trusted); absent: Snowpea's own files, trusted. */
   library?: { skills(): Skill[]; agents(): Array<{ name: string; description: string }>; readonly trusted: boolean };
+  /** Where the per-session files are kept (the agent's; default: its own). */
+  states?: SessionStates;
 }
 
 /**
@@ -25,14 +28,18 @@ export interface ProjectContextOptions {
  * files; their nested files are attached to tool results when a tool touches that folder.
  */
 export class ProjectContext {
-  private readonly attacher = new NestedContextAttacher();
+  private readonly attacher: NestedContextAttacher;
   /** Discovered files per session, refreshed once per turn (the system prompt is built once per turn). */
-  private readonly files = new Map<string, ContextFile[]>();
+  private readonly files: Map<string, ContextFile[]>;
 
   /** Skip messages already logged: the prompt is rebuilt every turn, the log says it once. */
   private readonly logged = new Set<string>();
 
-  constructor(private readonly opts: ProjectContextOptions) {}
+  constructor(private readonly opts: ProjectContextOptions) {
+    const states = opts.states ?? new SessionStates();
+    this.files = states.slice('instruction files');
+    this.attacher = new NestedContextAttacher(states.slice('nested instructions attached'));
+  }
 
   private readonly skip = (why: string): void => {
     if (this.logged.has(why)) return;
@@ -77,10 +84,5 @@ export class ProjectContext {
     const pending = (this.files.get(session.id) ?? []).filter((f) => f.depth > 0);
     const extra = this.attacher.attachmentFor(session.id, call, session.workspaceRoot, pending, this.caps().perFile);
     return extra ? { ...result, content: `${result.content}\n\n${extra}` } : result;
-  }
-
-  forget(sessionId: string): void {
-    this.files.delete(sessionId);
-    this.attacher.forget(sessionId);
   }
 }

@@ -3,6 +3,7 @@ import type { Settings } from '../settings/schema';
 import { sessionRole } from '../tools/roles';
 import type { Message } from '../conversation/messages';
 import type { Session } from '../conversation/session';
+import { SessionStates } from '../conversation/session-states';
 import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type PromptPart } from './system-prompt';
 import type { ImageResolver } from '../conversation/wire';
 import { cachePrices } from '../model/cache-prices';
@@ -31,6 +32,8 @@ export interface PromptSources {
   /** Extra named parts (skills index, project context, memory), computed once per turn. */
   extraParts?(session: Session): PromptPart[];
   imageResolver?: ImageResolver;
+  /** Where the per-session caches are kept (the agent's; default: the builder's own). */
+  states?: SessionStates;
 }
 
 /**
@@ -38,14 +41,19 @@ export interface PromptSources {
  * inside a turn reuse the same string) and the pruned copy of the transcript for the request.
  */
 export class SessionPromptBuilder implements PromptBuilder {
-  private readonly cache = new Map<string, { key: string; text: string }>();
-  private readonly sessions = new Map<string, Session>();
-  private readonly stats = new Map<string, PruneStats>();
+  private readonly cache: Map<string, { key: string; text: string }>;
+  private readonly sessions: Map<string, Session>;
+  private readonly stats: Map<string, PruneStats>;
   /** The pruned copy of each session's transcript, brought up to date each round rather than rebuilt. */
-  private readonly pruned = new PruneCache();
+  private readonly pruned: PruneCache;
   readonly imageResolver?: ImageResolver;
 
   constructor(private readonly sources: PromptSources) {
+    const states = sources.states ?? new SessionStates();
+    this.cache = states.slice('system prompt');
+    this.sessions = states.slice('prompt sessions');
+    this.stats = states.slice('prune stats');
+    this.pruned = new PruneCache(states);
     this.imageResolver = sources.imageResolver;
   }
 
@@ -110,12 +118,5 @@ export class SessionPromptBuilder implements PromptBuilder {
       }
     }
     return false;
-  }
-
-  forget(sessionId: string): void {
-    this.cache.delete(sessionId);
-    this.sessions.delete(sessionId);
-    this.stats.delete(sessionId);
-    this.pruned.forget(sessionId);
   }
 }

@@ -1,4 +1,5 @@
 import type { Message } from '../conversation/messages';
+import { SessionStates } from '../conversation/session-states';
 import { oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
 import { TOOL } from '../tools/names';
 
@@ -58,7 +59,12 @@ interface State {
  * state is rebuilt from scratch.
  */
 export class PruneCache {
-  private readonly states = new Map<string, State>();
+  private readonly states: Map<string, State>;
+
+  /** Keyed by session id, in the agent's per-session states (default: the cache's own). */
+  constructor(states: SessionStates = new SessionStates()) {
+    this.states = states.slice('pruned transcript');
+  }
 
   prune(key: string, messages: Message[], opts: PruneOptions): PrunedRequest {
     if (!opts.enabled) {
@@ -80,10 +86,6 @@ export class PruneCache {
     age(st);
     const prunedCalls = [...st.pruned].map(([callId, p]) => ({ callId, stub: p.stub }));
     return { messages: st.out.slice(), prunedResults: st.pruned.size, prunedCalls, savedChars: st.savedChars };
-  }
-
-  forget(key: string): void {
-    this.states.delete(key);
   }
 }
 

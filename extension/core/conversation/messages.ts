@@ -86,6 +86,15 @@ export function isTurnPrompt(m: Message): boolean {
   return m.role === 'user' && !m.attachedBy && !m.duringTurn;
 }
 
+/** Transcript index of the user's message of `turn` (turns count the user's own messages from 1); -1 when there is none. */
+export function userMessageIndex(messages: readonly Message[], turn: number): number {
+  let n = 0;
+  for (let i = 0; i < messages.length; i++) {
+    if (isTurnPrompt(messages[i]) && ++n === turn) return i;
+  }
+  return -1;
+}
+
 export function textOf(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content.map((p) => (p.type === 'text' ? p.text : `[image: ${p.name}]`)).join('\n');

@@ -18,7 +18,8 @@ export function usageCost(usage: RoundUsage & { estimated?: boolean }, settings:
 
 /** The meter's cost fields: each round's estimate and running totals per session (what sending everything would have cost beside them). */
 export class SessionCosts {
-  private readonly totals = new Map<string, { spent: number; everything: number }>();
+  /** Running totals per session (a slice of the agent's per-session states). */
+  constructor(private readonly totals: Map<string, { spent: number; everything: number }> = new Map()) {}
 
   /** `{ cost }` for the meter message, or nothing when the model's prices are unknown or usage is estimated. */
   add(sessionId: string, usage: RoundUsage & { estimated?: boolean }, settings: Settings, leftOutTokens: number) {

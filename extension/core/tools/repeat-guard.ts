@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AgentEvent } from '../conversation/events';
 import type { ToolCall } from '../conversation/messages';
+import { SessionStates } from '../conversation/session-states';
 import { displayPath } from './paths';
 import type { CallGuard } from './runtime';
 import { errorResult, type ToolContext, type ToolResult, type ToolTraits } from './types';
@@ -61,6 +62,8 @@ export interface RepeatGuardOptions {
   traitsOf(name: string): Pick<ToolTraits, 'repeat'> | undefined;
   /** Whether the result of an earlier call is still in what the model is sent (not pruned). */
   isResultVisible?(sessionId: string, callId: string): boolean;
+  /** Where the per-session reads are kept (the agent's; default: the guard's own). */
+  states?: SessionStates;
 }
 
 /**
@@ -70,9 +73,11 @@ export interface RepeatGuardOptions {
  * 3. five of the same call in the last 20 append a loop warning and emit loop.suspected once per turn.
  */
 export class RepeatGuard implements CallGuard {
-  private readonly sessions = new Map<string, SessionState>();
+  private readonly sessions: Map<string, SessionState>;
 
-  constructor(private readonly opts: RepeatGuardOptions) {}
+  constructor(private readonly opts: RepeatGuardOptions) {
+    this.sessions = (opts.states ?? new SessionStates()).slice('repeat guard');
+  }
 
   private repeatKind(name: string): ToolTraits['repeat'] {
     return this.opts.traitsOf(name)?.repeat ?? 'plain';
@@ -102,10 +107,6 @@ export class RepeatGuard implements CallGuard {
     for (const s of this.sessions.values()) {
       for (const key of [...s.reads.keys()]) if (key.startsWith(`${realPath}\u0000`)) s.reads.delete(key);
     }
-  }
-
-  forgetSession(sessionId: string): void {
-    this.sessions.delete(sessionId);
   }
 
   before(sessionId: string, call: ToolCall): ToolResult | undefined {

@@ -11,6 +11,7 @@ import { modeTools } from './modes';
 import { offerRefusal } from './policy/decide';
 import { sessionFacts } from './policy/facts';
 import type { AnyTool, ToolContext, ToolResult } from './types';
+import { SessionStates } from '../conversation/session-states';
 
 /** What the runtime needs from the registry. */
 export interface ToolCatalog {
@@ -31,6 +32,16 @@ export interface CallGuard {
   invalidatePath?(realPath: string): void;
 }
 
+/** The runtime's parts, given once at construction. */
+export interface RuntimeParts {
+  /** The repeat guard (absent: every call runs). */
+  guard?: CallGuard;
+  /** Run after each call (and the guard); may append to the result (nested instruction files). */
+  decorate?: (session: Session, call: ToolCall, result: ToolResult) => ToolResult;
+  /** Where the per-session blocks and active sets are kept (the agent's; default: the runtime's own). */
+  states?: SessionStates;
+}
+
 interface CachedBlock {
   key: string;
   block: WireTool[];
@@ -42,18 +53,29 @@ interface CachedBlock {
  * and runs calls: guard, then the registry, then self-loading of deferred tools.
  */
 export class SessionToolRuntime implements ToolRuntime {
-  private readonly blocks = new Map<string, CachedBlock>();
+  private readonly blocks: Map<string, CachedBlock>;
   private readonly schemaCache = new Map<string, WireTool>();
   /** Each session's active set and the inputs it was computed from (asked several times a round); invalidate() drops them. */
-  private readonly actives = new Map<string, { key: string; tools: AnyTool[] }>();
-  guard?: CallGuard;
-  /** Run after each call (and the guard); may append to the result (nested instruction files). */
-  readonly decorators: Array<(session: Session, call: ToolCall, result: ToolResult) => ToolResult> = [];
+  private readonly actives: Map<string, { key: string; tools: AnyTool[] }>;
+  private readonly guard?: CallGuard;
+  private readonly decorate?: RuntimeParts['decorate'];
 
   constructor(
     readonly catalog: ToolCatalog,
     private readonly settings: () => Settings,
-  ) {}
+    parts: RuntimeParts = {},
+  ) {
+    const states = parts.states ?? new SessionStates();
+    this.blocks = states.slice('tool block');
+    this.actives = states.slice('active tools');
+    this.guard = parts.guard;
+    this.decorate = parts.decorate;
+  }
+
+  /** A write or edit through Snowpea, the editor or the disk changed this file: the repeat guard forgets what was read there. */
+  invalidatePath(realPath: string): void {
+    this.guard?.invalidatePath?.(realPath);
+  }
 
   beginTurn(session: Session): void {
     this.guard?.beginTurn(session.id);
@@ -147,7 +169,7 @@ export class SessionToolRuntime implements ToolRuntime {
     let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
     for (const p of stub ? [] : (result.writtenPaths ?? [])) this.guard?.invalidatePath?.(p);
     if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
-    for (const d of this.decorators) result = d(session, call, result);
+    if (this.decorate) result = this.decorate(session, call, result);
     // What the call loaded (tool_search through ctx.loadTools) and, below, a deferred tool loading itself: kept on the result as data.
     const loaded = session.loadedTools.slice(loadedBefore);
     if (loaded.length) notify({ type: 'tools.loaded', sessionId: session.id, tools: loaded });

@@ -161,14 +161,12 @@ describe('agent loop against the scripted server', () => {
     await h.agent.runTurn(s, 'one', new AbortController().signal);
     await h.store.commitRound();
     // A fresh agent on the same store, as after a restart.
-    const { Agent } = await import('../../../extension/core/agent/agent');
-    const again = new Agent({ ...(h.agent as any).opts });
+    const again = h.reopen();
     const resumed = again.openSession(s.id)!;
     assert.equal(resumed.messages.length, 4);
     const r = await again.runTurn(resumed, 'two', new AbortController().signal);
     assert.equal(r.text, 'second');
     const last = h.bodies()[2].messages;
     assert.deepEqual(last.map((m: any) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
-    again.dispose();
   });
 });

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { startScriptedServer, type Step } from '../../fixtures/scripted-server';
-import { Agent } from '../../../extension/core/agent/agent';
 
 const WINDOW = 16_000;
 const INSTRUCTION_HEAD = 'Context compaction:';
@@ -201,13 +200,12 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
     assert.ok(md.indexOf('SUMMARY-M') < md.indexOf('what next?'));
 
     // A fresh agent on the same state.db resumes the session and sends the same messages.
-    const again = new Agent({ ...(h.agent as any).opts });
+    const again = h.reopen();
     const resumed = again.openSession(s.id)!;
     h.server.enqueue({ text: 'after resume' });
     await again.runTurn(resumed, 'and then?', new AbortController().signal);
     const rebuilt = h.bodies().at(-1).messages;
     assert.deepEqual(rebuilt.slice(0, live.length + 1), [...live, { role: 'assistant', content: 'next' }]);
-    again.dispose();
     await server.close();
   });
 
@@ -257,8 +255,7 @@ describe('compaction: long sessions never hit the wall (issue 20)', function () 
       { text: 'after' },
     );
     await h.agent.runTurn(s, 'go on', new AbortController().signal);
-    const compactor = (h.agent as any).compactor;
-    assert.equal(compactor.window(), 12000, 'the stated window replaces the believed one');
+    assert.equal(h.agent.contextWindow(), 12000, 'the stated window replaces the believed one');
     assert.match(h.log.lines.map((l: any) => (typeof l === 'string' ? l : l.message ?? JSON.stringify(l))).join('\n'), /takes 12000 tokens \(Snowpea believed 1000000\)/);
   });
 
@@ -405,12 +402,11 @@ describe('rewind: restore and rewind goes back to before a message (issue 19)', 
     const { displayView } = await import('../../../extension/core/context/compaction/view');
     assert.deepEqual(displayView(stored).map((m) => m.content), ['one?', 'ONE', 'two, differently?', 'TWO AGAIN']);
 
-    const again = new Agent({ ...(h.agent as any).opts });
+    const again = h.reopen();
     const resumed = again.openSession(s.id)!;
     h.server.enqueue({ text: 'x' });
     await again.runTurn(resumed, 'and?', new AbortController().signal);
     assert.deepEqual(h.bodies().at(-1).messages.slice(1, 5), [...sent, { role: 'assistant', content: 'TWO AGAIN' }]);
-    again.dispose();
   });
 });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Message } from '../../../extension/core/conversation/messages';
 import { prunedStub, pruneOldToolOutputs, skillPrunedStub, type PruneOptions } from '../../../extension/core/context/prune';
 import { PruneCache } from '../../../extension/core/context/prune-cache';
+import { SessionStates } from '../../../extension/core/conversation/session-states';
 
 /** A deterministic transcript: tool rounds of one or two calls, skill views, images, short and failed results, plain answers, a reused call id. */
 function transcript(seed: number, rounds: number): Message[] {
@@ -151,14 +152,15 @@ describe('pruning cache (incremental pruneOldToolOutputs)', () => {
   });
 
   it('keeps sessions apart and forgets one on request', () => {
-    const cache = new PruneCache();
+    const states = new SessionStates();
+    const cache = new PruneCache(states);
     const a = transcript(11, 25);
     const b = transcript(12, 25);
     assertSame(cache, 'a', a, OPTIONS[0], 'a');
     assertSame(cache, 'b', b, OPTIONS[0], 'b');
     a.push({ role: 'assistant', content: 'done' });
     assertSame(cache, 'a', a, OPTIONS[0], 'a grown');
-    cache.forget('a');
+    states.release('a');
     assertSame(cache, 'a', a, OPTIONS[0], 'a after forget');
     assertSame(cache, 'b', b, OPTIONS[0], 'b untouched');
   });

@@ -1,6 +1,5 @@
 /** What the host's replay tests share: a deferred MCP-like tool, and reopening a stored session as a resume does. */
 import { z } from 'zod';
-import { Agent } from '../../../extension/core/agent/agent';
 import type { Session } from '../../../extension/core/conversation/session';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
 import type { Harness } from '../../fixtures/agent-harness';
@@ -22,18 +21,12 @@ export const docsLookup: AnyTool = defineTool({
 }) as AnyTool;
 
 /**
- * Registers the suite's cleanup (the reopened Agent, then the harness `current()` returns) and
+ * Registers the suite's cleanup (the harness `current()` returns, with the Agent it reopened) and
  * returns `stored`: the session as a resume reads it back from state.db.
  */
 export function reopenStored(current: () => Harness | undefined): (s: Session) => Session {
-  let again: Agent | undefined;
   afterEach(async () => {
-    again?.dispose();
-    again = undefined;
     await current()?.close();
   });
-  return (s) => {
-    again = new Agent({ ...(current()!.agent as any).opts });
-    return again.openSession(s.id)!;
-  };
+  return (s) => current()!.reopen().openSession(s.id)!;
 }

@@ -94,12 +94,10 @@ describe('deferred tools and tool_search', () => {
     h.server.enqueue({ toolCalls: [{ name: 'tool_search', arguments: '{"query":"select:git_log"}' }] }, { text: 'a' }, { text: 'b' });
     const s = h.agent.newSession();
     await h.agent.runTurn(s, 'go', new AbortController().signal);
-    const { Agent } = await import('../../../extension/core/agent/agent');
-    const again = new Agent({ ...(h.agent as any).opts });
+    const again = h.reopen();
     const resumed = again.openSession(s.id)!;
     await again.runTurn(resumed, 'more', new AbortController().signal);
     assert.equal(names(h.bodies()[2]).at(-1), 'git_log');
-    again.dispose();
   });
 
   it('tools.deferred false sends everything; tools.eager keeps named tools eager', async () => {

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { requestSize } from '../../context/compaction/estimate';
 import type { Usage, WireMessage, WireTool } from '../../model/types';
+import { SessionStates } from '../../conversation/session-states';
 
 /** Shortest prefix the common providers cache (OpenAI, Anthropic's Sonnet and Opus, Gemini). */
 export const MIN_CACHED_TOKENS = 1024;
@@ -107,16 +108,23 @@ export interface ForecastOptions {
   /** Whether the model's family caches prompts at a discount (the cache price table knows it). */
   cacheKnown(): boolean;
   now?: () => number;
+  /** Where the per-session requests and outputs are kept (the agent's; default: the forecast's own). */
+  states?: SessionStates;
 }
 
 export class CostForecast {
   /** Per session: the last request that was sent, and the one in flight. */
-  private readonly last = new Map<string, Sent>();
-  private readonly inFlight = new Map<string, Sent>();
-  private readonly outputs = new Map<string, { sum: number; n: number }>();
+  private readonly last: Map<string, Sent>;
+  private readonly inFlight: Map<string, Sent>;
+  private readonly outputs: Map<string, { sum: number; n: number }>;
   private readonly allOutputs = { sum: 0, n: 0 };
 
-  constructor(private readonly o: ForecastOptions) {}
+  constructor(private readonly o: ForecastOptions) {
+    const states = o.states ?? new SessionStates();
+    this.last = states.slice('forecast last request');
+    this.inFlight = states.slice('forecast request in flight');
+    this.outputs = states.slice('forecast outputs');
+  }
 
   /** The request about to be sent in the session: its tokens, cache hit and output as expected. */
   expect(sessionId: string, wire: readonly WireMessage[], tools: readonly WireTool[]): ExpectedTokens {
@@ -147,12 +155,6 @@ export class CostForecast {
     this.outputs.set(sessionId, o);
     this.allOutputs.sum += usage.completionTokens;
     this.allOutputs.n++;
-  }
-
-  forget(sessionId: string): void {
-    this.last.delete(sessionId);
-    this.inFlight.delete(sessionId);
-    this.outputs.delete(sessionId);
   }
 
   /** The share of a shared prefix the provider is expected to serve from its cache, from what the previous request showed. */

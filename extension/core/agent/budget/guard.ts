@@ -7,6 +7,7 @@
  */
 import type { AgentEvent, CostNextEvent } from '../../conversation/events';
 import type { Session } from '../../conversation/session';
+import { SessionStates } from '../../conversation/session-states';
 import type { Logger } from '../../log';
 import { cachePrices } from '../../model/cache-prices';
 import { usageCost } from '../../model/session-costs';
@@ -29,20 +30,26 @@ export interface BudgetGuardOptions {
   storedUsage?(sessionId: string): Usage[];
   logger: Logger;
   now?: () => number;
+  /** Where the per-session spending, raises and forecasts are kept (the agent's; default: the guard's own). */
+  states?: SessionStates;
 }
 
 export class BudgetGuard {
   readonly forecast: CostForecast;
-  private readonly ledger = new SpendLedger();
-  private readonly raises = new BudgetRaises();
+  private readonly ledger: SpendLedger;
+  private readonly raises: BudgetRaises;
   /** Per root session: the turn the user stopped at the budget, with its message. */
-  private readonly stopped = new Map<string, { turn: number; message: string }>();
+  private readonly stopped: Map<string, { turn: number; message: string }>;
   /** Models the chat was told a budget cannot hold. */
   private readonly unpricedSaid = new Set<string>();
 
   constructor(private readonly o: BudgetGuardOptions) {
     const settings = o.settings;
-    this.forecast = new CostForecast({ tokens: o.tokens, cacheKnown: () => cachePrices(settings()['model.name'], settings()).known, now: o.now });
+    const states = o.states ?? new SessionStates();
+    this.forecast = new CostForecast({ tokens: o.tokens, cacheKnown: () => cachePrices(settings()['model.name'], settings()).known, now: o.now, states });
+    this.ledger = new SpendLedger(states);
+    this.raises = new BudgetRaises(states);
+    this.stopped = states.slice('budget stop');
   }
 
   /**
@@ -107,13 +114,6 @@ export class BudgetGuard {
     this.open(root, s);
     const cost = usageCost(usage, s);
     if (cost) this.ledger.add(root.id, root.turn, cost.total);
-  }
-
-  forget(sessionId: string): void {
-    this.forecast.forget(sessionId);
-    this.ledger.forget(sessionId);
-    this.raises.forget(sessionId);
-    this.stopped.delete(sessionId);
   }
 
   /** Starts the root session's account with what its stored rounds cost (priced now). */

@@ -1,4 +1,5 @@
 import type { Spent } from './types';
+import { SessionStates } from '../../conversation/session-states';
 
 interface Account {
   session: number;
@@ -13,7 +14,11 @@ interface Account {
  * agent saw it (its stored usage, priced now), so a resumed session keeps its total.
  */
 export class SpendLedger {
-  private readonly accounts = new Map<string, Account>();
+  private readonly accounts: Map<string, Account>;
+
+  constructor(states: SessionStates = new SessionStates()) {
+    this.accounts = states.slice('budget spending');
+  }
 
   has(sessionId: string): boolean {
     return this.accounts.has(sessionId);
@@ -34,10 +39,6 @@ export class SpendLedger {
   spent(sessionId: string, turnNo: number): Spent {
     const a = this.account(sessionId, turnNo);
     return { turn: a.turn, session: a.session };
-  }
-
-  forget(sessionId: string): void {
-    this.accounts.delete(sessionId);
   }
 
   private account(sessionId: string, turnNo: number): Account {

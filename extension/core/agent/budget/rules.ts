@@ -4,6 +4,7 @@
  */
 import { formatMoney } from './format';
 import type { BudgetAnswer, BudgetLimits, BudgetScope, ExpectedRequest, PassedBudget, Spent } from './types';
+import { SessionStates } from '../../conversation/session-states';
 
 const SCOPES: BudgetScope[] = ['turn', 'session'];
 
@@ -46,8 +47,13 @@ interface Raise {
  * changes nothing (the pause asks again).
  */
 export class BudgetRaises {
-  private readonly turns = new Map<string, Raise & { turn: number }>();
-  private readonly sessions = new Map<string, Raise>();
+  private readonly turns: Map<string, Raise & { turn: number }>;
+  private readonly sessions: Map<string, Raise>;
+
+  constructor(states: SessionStates = new SessionStates()) {
+    this.turns = states.slice('budget raise, turn');
+    this.sessions = states.slice('budget raise, session');
+  }
 
   /** The budgets in force for the session's turn `turn`, given the settings' `set`. */
   limits(sessionId: string, turn: number, set: BudgetLimits): BudgetLimits {
@@ -68,10 +74,5 @@ export class BudgetRaises {
       if (p.scope === 'turn') this.turns.set(sessionId, { turn, from: set.turn, to });
       else this.sessions.set(sessionId, { from: set.session, to });
     }
-  }
-
-  forget(sessionId: string): void {
-    this.turns.delete(sessionId);
-    this.sessions.delete(sessionId);
   }
 }

@@ -11,6 +11,7 @@ import { omittedNote, summaryInstruction, summaryMessage } from './instruction';
 import { shrinkForSummary } from './shrink';
 import { viewCompaction, requestView, viewEntries } from './view';
 import type { CutChoice } from './cut';
+import { SessionStates } from '../../conversation/session-states';
 
 /** The request view as it would be with a compaction of `content` at `choice` appended (nothing is stored). */
 function requestViewWith(messages: readonly Message[], content: string, choice: CutChoice): Message[] {
@@ -42,6 +43,8 @@ export interface CompactorDeps {
   /** Where the compaction message is stored (the transcript sink's two calls). */
   sink?: { appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): unknown; commitRound(): void | Promise<void> };
   imageResolver?: ImageResolver;
+  /** Where the per-session token ratios are kept (the agent's; default: its own). */
+  states?: SessionStates;
 }
 
 /** Share of the limit the rounds kept whole may take, so a compaction frees enough to matter. */
@@ -55,9 +58,11 @@ const OMITTED = /^\[\d+ earlier rounds omitted; /;
  * appended to the transcript as a message; nothing stored is changed.
  */
 export class Compactor {
-  readonly estimator = new TokenEstimator();
+  readonly estimator: TokenEstimator;
 
-  constructor(private readonly deps: CompactorDeps) {}
+  constructor(private readonly deps: CompactorDeps) {
+    this.estimator = new TokenEstimator((deps.states ?? new SessionStates()).slice('token ratios'));
+  }
 
   /** A window a provider stated in a context-length error, for the model it was stated for. */
   private learned: { model: string; tokens: number } | undefined;
@@ -185,9 +190,5 @@ export class Compactor {
     const limit = this.limit();
     const quarter = Number.isFinite(limit) ? Math.floor(limit / 4) : this.answerBudget();
     return Math.max(256, Math.min(quarter, this.answerBudget()));
-  }
-
-  forget(sessionId: string): void {
-    this.estimator.forget(sessionId);
   }
 }

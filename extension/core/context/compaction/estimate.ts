@@ -29,7 +29,8 @@ export function requestSize(messages: readonly WireMessage[], tools: readonly Wi
  * follows whatever tokenizer the model uses), 3 before the first report.
  */
 export class TokenEstimator {
-  private readonly ratios = new Map<string, number>();
+  /** Each session's learned ratio (a slice of the agent's per-session states). */
+  constructor(private readonly ratios: Map<string, number> = new Map()) {}
 
   estimate(sessionId: string, size: { chars: number; images: number }): number {
     const ratio = this.ratios.get(sessionId) ?? DEFAULT_CHARS_PER_TOKEN;
@@ -42,9 +43,5 @@ export class TokenEstimator {
     if (textTokens <= 0 || size.chars <= 0) return;
     const ratio = Math.min(MAX_CHARS_PER_TOKEN, Math.max(MIN_CHARS_PER_TOKEN, size.chars / textTokens));
     this.ratios.set(sessionId, ratio);
-  }
-
-  forget(sessionId: string): void {
-    this.ratios.delete(sessionId);
   }
 }
