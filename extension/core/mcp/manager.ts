@@ -8,7 +8,7 @@
 import { Emitter, type Disposable, type Event } from '../conversation/emitter';
 import { silentLogger, type Logger } from '../log';
 import type { ToolRegistry } from '../tools/registry';
-import { searchTools } from '../tools/tool-search';
+import { searchTools, toolQuery } from '../tools/tool-search';
 import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import type { BackoffOptions } from './backoff';
 import { McpCache } from './cache';
@@ -261,14 +261,15 @@ export class McpManager implements Disposable {
       return;
     }
     const servers = new Set<string>();
-    if (/^\s*select:/i.test(query)) {
-      for (const n of query.replace(/^\s*select:/i, '').split(',')) {
-        const s = registrar.serverOf(n.trim());
+    const parsed = toolQuery(query);
+    if ('select' in parsed) {
+      for (const n of parsed.select) {
+        const s = registrar.serverOf(n);
         if (s) servers.add(s);
       }
     } else {
       const mine = registrar.tools();
-      for (const t of searchTools(mine.map((x) => x.tool), query)) servers.add(mine.find((x) => x.tool === t)!.server);
+      for (const t of searchTools(mine.map((x) => x.tool), parsed.keywords)) servers.add(mine.find((x) => x.tool === t)!.server);
     }
     for (const s of servers) {
       const h = this.handles.get(s);

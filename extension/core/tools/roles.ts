@@ -1,11 +1,15 @@
 import { READ_ONLY_EAGER } from './deferred';
+import { TOOL } from './names';
 
 /** An agent definition for delegate_task (general, explore, reviewer: docs/design.md, Subagents). */
 export interface RoleDef {
   name: string;
   /** Read-only roles get the narrowed eager set and never write. */
   readOnly?: boolean;
+  /** The tools such a role gets up front (the narrowed eager set). */
   eager?: readonly string[];
+  /** Tools without the readOnly trait a read-only role may still call (shell: its commands are ruled and asked as the parent's are). */
+  keeps?: readonly string[];
   /** Tools the role requires eagerly (allowed_tools). */
   requiredTools?: string[];
   /** The role's persona/instructions, kept in lean child context. */
@@ -23,12 +27,14 @@ const ROLES: Record<string, RoleDef> = {
     name: 'explore',
     readOnly: true,
     eager: READ_ONLY_EAGER,
+    keeps: [TOOL.shell],
     instructions: 'You are a read-only explorer. Find and read what the task asks about and report concise findings with file paths and line numbers. Do not change files.',
   },
   reviewer: {
     name: 'reviewer',
     readOnly: true,
     eager: READ_ONLY_EAGER,
+    keeps: [TOOL.shell],
     instructions: 'You are a read-only reviewer. Review the code the task names for bugs, risks and missed cases; report findings ordered by severity with file paths and line numbers. Do not change files.',
   },
 };

@@ -52,6 +52,13 @@ export interface ToolSearchHost {
   whenStarted?(signal: AbortSignal): Promise<void>;
 }
 
+/** A tool_search query: `select:a,b` names tools to load; anything else is keywords (searchTools). */
+export function toolQuery(query: string): { select: string[] } | { keywords: string } {
+  const q = query.trim();
+  if (!q.toLowerCase().startsWith('select:')) return { keywords: q };
+  return { select: q.slice(7).split(',').map((n) => n.trim()).filter(Boolean) };
+}
+
 const input = z.object({
   query: z.string().min(1).describe('"select:name_a,name_b" loads those tools; otherwise keywords ("+browser click": + marks a required term), at most 5 tools.'),
 });
@@ -73,8 +80,9 @@ export function createToolSearchTool(host: ToolSearchHost): AnyTool {
       const lookup = () => {
         const candidates = host.candidates(ctx.session.id);
         const notes: string[] = [];
-        if (!q.toLowerCase().startsWith('select:')) return { found: searchTools(candidates, q), notes, unknown: 0 };
-        const names = q.slice(7).split(',').map((n) => n.trim()).filter(Boolean);
+        const query = toolQuery(q);
+        if (!('select' in query)) return { found: searchTools(candidates, query.keywords), notes, unknown: 0 };
+        const names = query.select;
         const byName = new Map<string, AnyTool>(candidates.map((t) => [t.name, t]));
         const found = names.map((n) => byName.get(n)).filter((t): t is AnyTool => !!t);
         const missing = names.filter((n) => !byName.has(n));

@@ -28,7 +28,7 @@ function facts(r: Row): CallFacts {
   return {
     tool: { name, permission: r.permission, traits: { readOnly: READ_ONLY.has(r.permission), repeat: 'plain', subagents: name !== 'delegate_task', images: false, needsTrust: r.needsTrust } },
     mode: r.mode ?? 'code',
-    ...(r.child ? { child: { role: r.child, readOnlyRole: r.child === 'explore', roleKeeps: ['read_file', 'grep', 'glob', 'shell', 'tool_search'] } } : {}),
+    ...(r.child ? { child: { role: r.child, readOnlyRole: r.child === 'explore', roleKeeps: ['shell'] } } : {}),
     trusted: r.trusted ?? true,
     paths: r.path ? [{ class: r.path, reason: r.path === 'inside' || r.path === 'scratch' ? undefined : `${r.path} reason` }] : [],
     forceAsk: false,

@@ -26,6 +26,7 @@ export interface SessionFacts {
   child?: {
     role: string;
     readOnlyRole: boolean;
+    /** Tools without the readOnly trait the read-only role may still call (RoleDef.keeps). */
     roleKeeps: readonly string[];
     /** A custom agent's `tools:` list as Snowpea names (and `prefix*` patterns): it may have these only. */
     agentTools?: readonly string[];

@@ -17,7 +17,7 @@ export function sessionFacts(session: { mode: Mode; role: string; isSubagent: bo
     child: {
       role: agent ? session.role : role.name,
       readOnlyRole: !agent && !!role.readOnly,
-      roleKeeps: agent ? [] : (role.eager ?? []),
+      roleKeeps: agent ? [] : (role.keeps ?? []),
       ...(agent?.tools ? { agentTools: agent.tools } : {}),
       ...(agent?.deniedTools ? { agentDenied: agent.deniedTools } : {}),
     },
