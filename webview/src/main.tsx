@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createChatActions } from './app/actions';
-import { App } from './app/App';
+import { App } from './App';
 import { ChatContext } from './app/context';
 import { createBridge } from './bridge/vscode-api';
 import { restoreState } from './state/initial';

@@ -7,7 +7,7 @@
  */
 import { runGit, type GitOutput } from '../tools/git/run-git';
 import { block, notAvailable, nothingThere, type KeywordResult } from './keyword-parts';
-import type { KeywordContext } from './mention-keywords';
+import type { KeywordContext } from './keyword-context';
 
 export const MAX_CHANGES_CHARS = 40_000;
 export const MAX_UNTRACKED_NAMES = 50;

@@ -6,9 +6,10 @@
  * `@terminal` need the editor (the host passes MentionSources; the CLI has none and says so).
  */
 import { changesPart } from './changes-mention';
-import { problemsPart, type ProblemEntry } from './problems-mention';
-import { terminalPart, type TerminalCapture } from './terminal-mention';
+import { problemsPart } from './problems-mention';
+import { terminalPart } from './terminal-mention';
 import { MENTION_KEYWORDS, notAvailable, type KeywordResult, type MentionKeyword } from './keyword-parts';
+import type { KeywordContext } from './keyword-context';
 
 export type { ProblemEntry } from './problems-mention';
 export type { TerminalCapture } from './terminal-mention';
@@ -19,21 +20,7 @@ export function isMentionKeyword(word: string): word is MentionKeyword {
   return (MENTION_KEYWORDS as readonly string[]).includes(word);
 }
 
-/** What only the editor can tell: its diagnostics and its terminals. Absent (the CLI): those keywords say they are not available. */
-export interface MentionSources {
-  /** Every diagnostic VS Code has now (any severity; the formatter keeps errors and warnings). */
-  problems?(): ProblemEntry[] | Promise<ProblemEntry[]>;
-  /** The active terminal and its last command's output. */
-  terminal?(): TerminalCapture | Promise<TerminalCapture>;
-}
-
-export interface KeywordContext {
-  workspaceRoot: string;
-  sources?: MentionSources;
-  /** git reads a repository's config, which can run programs: not in an untrusted workspace. */
-  workspaceTrusted: boolean;
-  signal?: AbortSignal;
-}
+export type { KeywordContext, MentionSources } from './keyword-context';
 
 export async function resolveKeyword(word: MentionKeyword, ctx: KeywordContext): Promise<KeywordResult> {
   if (word === 'changes') return changesPart(ctx);

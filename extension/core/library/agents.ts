@@ -4,33 +4,12 @@ import { metaList, metaText, parseFrontMatter } from '../text/front-matter';
 import { readFolderFiles, readOwnedFile } from './folder-files';
 import { baseName, clipDescription, validAgentName } from './names';
 import { rooModes } from './roo-modes';
-import { agentFolders, ROO_MODES_FILE, type LibraryFolder, type LibraryFormat, type LibraryScope } from './sources';
+import type { CustomAgent } from './custom-agent';
+import { agentFolders, ROO_MODES_FILE, type LibraryFolder, type LibraryFormat } from './sources';
 import { denyOnly, mapTools, type ToolDialect } from './tool-map';
 import { LIBRARY_FILE_MAX_BYTES, LIBRARY_MAX_FILES, type LibraryOptions } from './commands';
 
-/**
- * A custom agent from another agent's files (or `.snowpea/agents`): delegate_task runs it as a
- * subagent with its instructions. Its tool list only narrows what a subagent has; a model it names
- * is shown, never used.
- */
-export interface CustomAgent {
-  name: string;
-  description: string;
-  /** The agent's instructions: the file's body (Roo: roleDefinition and customInstructions). */
-  instructions: string;
-  /** Tools it may have (names and `prefix*` patterns); absent: every tool a subagent may have. */
-  tools?: string[];
-  /** Tools taken away (Claude Code's disallowedTools without a tools list). */
-  deniedTools?: string[];
-  /** Claude Code's maxTurns: a cap on its rounds (delegate_task's max_rounds can only lower it further). */
-  maxRounds?: number;
-  origin: string;
-  file: string;
-  scope: LibraryScope;
-  format: LibraryFormat;
-  /** What of the file Snowpea does not do (a model, permission modes, handoffs), said in the listings. */
-  notes: string[];
-}
+export type { CustomAgent } from './custom-agent';
 
 type Skip = (why: string) => void;
 

@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { CustomAgent } from './agents';
+import type { CustomAgent } from './custom-agent';
 import { clipDescription, validAgentName } from './names';
 import { mapTools } from './tool-map';
 import { ROO_MODES_FILE } from './sources';

@@ -70,26 +70,50 @@ export const FLOORS: ReadonlyArray<readonly string[]> = [
   ['extension/host', 'extension/cli', 'extension/lazy'],
 ];
 
-/** The room a repository path (with or without its extension) lies in, and its floor; undefined outside extension/. */
-export function roomOf(p: string): { room: string; floor: number } | undefined {
+const web = (name: string) => `webview/src/${name}`;
+
+/**
+ * The floors of the webview, lowest first, by the same rule: the store, the bridge to the host and
+ * the primitives (ui/) at the bottom, then the actions components call (app/), markdown, the
+ * components, and at the top the App that lays them out and main.tsx that mounts it.
+ */
+export const WEBVIEW_FLOORS: ReadonlyArray<readonly string[]> = [
+  [web('bridge'), web('state'), web('images'), web('mention'), web('ui'), web('styles')],
+  [web('app')],
+  [web('markdown')],
+  [web('components')],
+  [web('App')],
+  [web('main')],
+];
+
+/** The room a repository path (with or without its extension) lies in, and its floor, in `floors`; undefined outside them. */
+export function roomOf(p: string, floors: ReadonlyArray<readonly string[]> = FLOORS): { room: string; floor: number } | undefined {
   const bare = p.replace(/\.(ts|tsx|js|mjs|cjs)$/, '');
-  for (let floor = 0; floor < FLOORS.length; floor++) {
-    for (const room of FLOORS[floor]) if (inFolder(bare, room)) return { room, floor };
+  for (let floor = 0; floor < floors.length; floor++) {
+    for (const room of floors[floor]) if (inFolder(bare, room)) return { room, floor };
   }
   return undefined;
+}
+
+/** `file`'s import of `t` goes to another room on its own floor or above (an import outside the floors counts when it names a file under `within`). */
+function upward(floors: ReadonlyArray<readonly string[]>, within: string, t: Target, file: string): boolean {
+  if (t.resolved === undefined) return false;
+  const from = roomOf(file, floors);
+  const to = roomOf(t.resolved, floors);
+  if (!from || !to) return inFolder(t.resolved, within);
+  return to.room !== from.room && to.floor >= from.floor;
 }
 
 export const RULES = {
   floors: {
     name: 'every room of extension/ imports only itself and rooms on lower floors (FLOORS)',
     applies: (f: string) => inFolder(f, 'extension'),
-    forbidden: (t: Target, file: string) => {
-      if (t.resolved === undefined) return false;
-      const from = roomOf(file);
-      const to = roomOf(t.resolved);
-      if (!from || !to) return inFolder(t.resolved, 'extension');
-      return to.room !== from.room && to.floor >= from.floor;
-    },
+    forbidden: (t: Target, file: string) => upward(FLOORS, 'extension', t, file),
+  },
+  webviewFloors: {
+    name: 'every room of webview/src imports only itself and rooms on lower floors (WEBVIEW_FLOORS)',
+    applies: (f: string) => inFolder(f, 'webview/src'),
+    forbidden: (t: Target, file: string) => upward(WEBVIEW_FLOORS, 'webview/src', t, file),
   },
   vocabulary: {
     name: 'core/conversation imports only itself, core/model/types, node builtins and zod',
@@ -162,6 +186,18 @@ describe('architecture: the layers of extension/core and the webview', () => {
       ],
     ],
     [
+      'webviewFloors',
+      [
+        { file: 'webview/src/markdown/CodeBlock.tsx', text: `import { Icon } from '../components/Icon';\nimport { App } from '../App';` },
+        { file: 'webview/src/ui/Icon.tsx', text: `import { useActions } from '../app/context';` },
+        { file: 'webview/src/app/actions.ts', text: `import { Composer } from '../components/composer/Composer';\nimport { x } from '../newfolder/x';` },
+      ],
+      [
+        { file: 'webview/src/components/Header.tsx', text: `import { Icon } from '../ui/Icon';\nimport { useActions } from '../app/context';\nimport { Markdown } from '../markdown/Markdown';\nimport { ToolCard } from './tool/ToolCard';` },
+        { file: 'webview/src/App.tsx', text: `import { Composer } from './components/composer/Composer';\nimport type { HostMessage } from '../../extension/protocol';` },
+      ],
+    ],
+    [
       'vocabulary',
       sample(`${CORE}/conversation/wire.ts`, `import type { Settings } from '../settings/schema';\nimport { x } from '../model/capabilities';\nimport y from 'openai';`),
       sample(`${CORE}/conversation/wire.ts`, `import type { WireMessage } from '../model/types';\nimport { m } from './messages';\nimport { z } from 'zod';\nimport * as fs from 'node:fs';\nimport path from 'path';`),
@@ -197,6 +233,11 @@ describe('architecture: the layers of extension/core and the webview', () => {
 
   it('every source file of extension/ lies in a room with a floor (a new folder gets one in FLOORS)', () => {
     const homeless = sources.filter((s) => inFolder(s.file, 'extension') && !roomOf(s.file)).map((s) => s.file);
+    assert.deepEqual(homeless, []);
+  });
+
+  it('every source file of webview/src lies in a room with a floor (a new folder gets one in WEBVIEW_FLOORS)', () => {
+    const homeless = sources.filter((s) => inFolder(s.file, 'webview/src') && !roomOf(s.file, WEBVIEW_FLOORS)).map((s) => s.file);
     assert.deepEqual(homeless, []);
   });
 

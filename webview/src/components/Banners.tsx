@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useActions, useChat } from '../app/context';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 
 /** What Restricted Mode turns off, and how to lift it: the notice's details (and its tooltip). */
 const RESTRICTED_DETAIL =

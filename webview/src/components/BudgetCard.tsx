@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useActions } from '../app/context';
 import type { BudgetRequest } from '../state/types';
 import { formatUsd } from './composer/meter-format';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 import { VisibleText } from './VisibleText';
 import './budget.css';
 

@@ -1,6 +1,6 @@
 import { useActions, useChat } from '../app/context';
 import type { ChangedFile } from '../../../extension/protocol';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 import { LineCounts } from './LineCounts';
 import './edits.css';
 

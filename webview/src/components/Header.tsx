@@ -1,5 +1,5 @@
 import { useActions, useChat } from '../app/context';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 
 /**
  * The chat's title. New Chat and Resume Session are the view's own title-bar actions

@@ -3,7 +3,7 @@ import { useActions, useChat } from '../app/context';
 import { Markdown } from '../markdown/Markdown';
 import { canRetry } from '../state/selectors';
 import type { AssistantItem, ErrorItem, NoticeItem, ToolsLoadedItem, UserItem } from '../state/types';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 
 /**
  * The user's message: plain text as typed (never Markdown-rendered), plus attached image names and

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useActions, useChat } from '../app/context';
 import type { ApprovalRequest, AskRequest } from '../state/types';
 import { BudgetCard } from './BudgetCard';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 import { ProposalLine } from './ProposalLine';
 import { countHidden, VisibleText } from './VisibleText';
 

@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react';
 import { useActions } from '../app/context';
-import { Icon } from '../components/Icon';
+import { Icon } from '../ui/Icon';
 import { copyText } from './clipboard';
 
 type CopyState = 'idle' | 'copied' | 'failed';

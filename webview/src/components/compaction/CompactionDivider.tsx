@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useActions } from '../../app/context';
 import { Markdown } from '../../markdown/Markdown';
 import type { CompactionItem } from '../../state/types';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { compactionDetail, compactionLabel } from './compaction-format';
 import './compaction.css';
 

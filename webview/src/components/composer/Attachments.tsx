@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useActions, useChat } from '../../app/context';
 import { formatBytes, formatDimensions, noVisionMarker } from '../../images/format';
 import type { Attachment } from '../../state/types';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import './attachments.css';
 
 /** The composer's images: a thumbnail each with name, size and dimensions, or why it cannot go. */

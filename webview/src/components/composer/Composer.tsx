@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useActions, useChat } from '../../app/context';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { Attachments } from './Attachments';
 import { ComposerStatus, StatusPanelView, type StatusPanel } from './ComposerStatus';
 import { MENTION_LIST_ID, MentionPopup, mentionOptionId } from './MentionPopup';

@@ -1,5 +1,5 @@
 import { useChat } from '../../app/context';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { meterCost, meterDetailLines, meterDetails, meterFill, meterParts, nextCostLines, nextCostText } from './meter-format';
 import type { ChatState, NextCost, RoundMeter } from '../../state/types';
 import { EffortSelect, ModelButton, ModelPanel } from './ModelPicker';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FuzzyMatch } from '../../mention/fuzzy';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import type { MentionOption, MentionPopupState } from './use-mention';
 
 export const MENTION_LIST_ID = 'snowpea-mention-list';

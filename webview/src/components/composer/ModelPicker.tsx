@@ -1,7 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { EFFORTS, type Effort } from '../../../../extension/protocol';
 import { useActions, useChat } from '../../app/context';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { VisibleText } from '../VisibleText';
 import './model-picker.css';
 

@@ -1,4 +1,4 @@
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { VisibleText } from '../VisibleText';
 import type { SlashMenuState } from './use-slash';
 

@@ -1,5 +1,5 @@
 import { useActions, useChat } from '../../app/context';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import './plan.css';
 
 /** After a plan-mode turn answered: approve the plan into act mode (the model then carries it out), or keep planning by writing. */

@@ -1,5 +1,5 @@
 import { useActions, useChat } from '../../app/context';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import './plan.css';
 
 /** The composer's plan toggle (also `/plan` and `/act`): on, only read tools run and the model answers with a plan to approve. */

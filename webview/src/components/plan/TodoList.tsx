@@ -1,6 +1,6 @@
 import { useActions, useChat } from '../../app/context';
 import type { TodoItem } from '../../../../extension/protocol';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { VisibleText } from '../VisibleText';
 import './plan.css';
 

@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useActions, useChat } from '../../app/context';
 import type { QueuedItem } from '../../state/types';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { VisibleText } from '../VisibleText';
 import './queue.css';
 

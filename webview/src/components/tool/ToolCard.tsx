@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useActions } from '../../app/context';
 import type { ToolItem, ToolStatus } from '../../state/types';
-import { Icon } from '../Icon';
+import { Icon } from '../../ui/Icon';
 import { Elapsed } from './Elapsed';
 import { resultState } from './tool-state';
 import { ToolDetails } from './ToolDetails';
