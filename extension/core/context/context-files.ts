@@ -29,7 +29,7 @@ export interface DiscoverOptions {
   maxChars?: number;
   /** Told why a file was not read (a link leading outside the workspace, a FIFO): for the log. */
   onSkip?: (why: string) => void;
-  /** Workspace Trust: false leaves out the other agents' files (PEER_ROOT_FILES). Default: trusted (the CLI). */
+  /** Workspace Trust: false reads none of the workspace's instruction files (a repository's files are untrusted input). Default: trusted (the CLI). */
   trusted?: boolean;
 }
 
@@ -86,8 +86,13 @@ function readContextFile(file: string, root: string, rel: string, cap: number, o
  * and in nested folders (and, trusted, PEER_ROOT_FILES at the root), skipping .gitignore'd folders and node_modules. Root files first, then
  * by depth and path. Bounded (folders visited, depth) so a huge monorepo cannot stall a turn.
  * Only regular files whose real path is inside the workspace are read, each up to the cap (H5).
+ * None in an untrusted workspace: Restricted Mode reads no instructions from the repository.
  */
 export function discoverContextFiles(workspaceRoot: string, o: DiscoverOptions = {}): ContextFile[] {
+  if (o.trusted === false) {
+    o.onSkip?.('the workspace is not trusted: its instruction files (AGENTS.md, CLAUDE.md, .cursorrules, .snowpea/instructions.md and the other agents\' files) are not read until it is');
+    return [];
+  }
   const cap = o.maxChars ?? DEFAULT_MAX_CHARS;
   const root = fs.realpathSync.native(workspaceRoot);
   const out: ContextFile[] = [];
@@ -102,7 +107,7 @@ export function discoverContextFiles(workspaceRoot: string, o: DiscoverOptions =
       const text = readContextFile(path.join(dir, name), root, rel, cap, o.onSkip);
       if (text !== undefined) out.push({ rel, depth, dir: relDir, text });
     }
-    if (depth === 0 && o.trusted !== false) out.push(...peerRootFiles(root, cap, o.onSkip));
+    if (depth === 0) out.push(...peerRootFiles(root, cap, o.onSkip));
     if (depth >= MAX_DEPTH) continue;
     let entries: fs.Dirent[];
     try {

@@ -104,7 +104,7 @@ export interface SkillFolder {
   /** What its real path must stay inside: the workspace, the Snowpea home, Claude Code's user folder. */
   owner: string;
   origin: string;
-  /** Read only in a trusted workspace (the formats of other agents). */
+  /** Read only in a trusted workspace (every workspace folder). */
   needsTrust: boolean;
 }
 
@@ -125,12 +125,12 @@ export function skillFolders(workspaceRoot: string): SkillFolder[] {
     { source: 'user', dir: skillsRootOf('user', workspaceRoot), owner: snowpeaHome(), origin: '~/.snowpea/skills', needsTrust: false },
     ws('.agents/skills', true),
     ws('.claude/skills', true),
-    ws('.snowpea/skills', false),
+    ws('.snowpea/skills', true),
   ];
 }
 
 export interface ListSkillsOptions {
-  /** Workspace Trust: false leaves out the workspace's `.claude/skills` and `.agents/skills`. Default: trusted (the CLI). */
+  /** Workspace Trust: false leaves out the workspace's skills (`.snowpea/skills`, `.claude/skills`, `.agents/skills`); the user's are read. Default: trusted (the CLI). */
   trusted?: boolean;
 }
 

@@ -43,7 +43,7 @@ describe('library: trust rules (issue 30 item 4)', () => {
     return h!.bodies()[before];
   }
 
-  it('an untrusted workspace: none of its commands, agents, peer skills or peer instruction files are read; the user\'s own commands are; trusting it reads them', async () => {
+  it('an untrusted workspace: none of its commands, agents, skills or instruction files are read (Snowpea\'s own formats included); the user\'s own commands are; trusting it reads them', async () => {
     let trusted = false;
     writeFiles(w.ws, { [path.join(w.claude, 'commands', 'mine.md')]: 'USER-COMMAND-BODY $ARGUMENTS' });
     h = await createHarness({ files: PEER_FILES, workspaceTrusted: () => trusted });
@@ -51,12 +51,12 @@ describe('library: trust rules (issue 30 item 4)', () => {
     assert.deepEqual(lib.commands().map((c) => c.name), ['mine']);
     assert.deepEqual(lib.agents(), []);
     assert.deepEqual(lib.skills(), []);
-    assert.deepEqual(lib.instructionFiles().map((f) => f.rel), ['AGENTS.md'], 'Snowpea\'s own instruction file, as before');
+    assert.deepEqual(lib.instructionFiles().map((f) => f.rel), [], 'not even AGENTS.md: Restricted Mode reads no instructions from the repository');
 
     const sent = await firstRequest('/fix the bug');
     const prompt = sent.messages[0].content as string;
     for (const marker of ['COPILOT-INSTRUCTIONS', 'CLINE-RULES', 'CLAUDE-SKILL', 'DOCS-AGENT-DESCRIPTION', 'ROO-WHEN', 'Agents (']) assert.ok(!prompt.includes(marker), `${marker} is not in the prompt`);
-    assert.ok(prompt.includes('AGENTS-ROOT'));
+    assert.ok(!prompt.includes('AGENTS-ROOT'), 'AGENTS.md is not in the prompt either');
     assert.equal(sent.messages.at(-1).content, '/fix the bug', 'an untrusted workspace\'s command is not expanded: the message goes as typed');
     const mine = await firstRequest('/mine go');
     assert.equal(mine.messages.at(-1).content, '/mine go\n[/mine: ~/.claude/commands/mine.md]\nUSER-COMMAND-BODY go', 'the user\'s own command is');
@@ -66,7 +66,7 @@ describe('library: trust rules (issue 30 item 4)', () => {
     assert.deepEqual(lib.agents().map((a) => a.name), ['docs', 'roo-mode']);
     const now = await firstRequest('/fix the bug');
     const trustedPrompt = now.messages[0].content as string;
-    for (const marker of ['COPILOT-INSTRUCTIONS', 'CLINE-RULES', 'CLAUDE-SKILL', 'DOCS-AGENT-DESCRIPTION', 'ROO-WHEN']) assert.ok(trustedPrompt.includes(marker), `${marker} is in the prompt once trusted`);
+    for (const marker of ['AGENTS-ROOT', 'COPILOT-INSTRUCTIONS', 'CLINE-RULES', 'CLAUDE-SKILL', 'DOCS-AGENT-DESCRIPTION', 'ROO-WHEN']) assert.ok(trustedPrompt.includes(marker), `${marker} is in the prompt once trusted`);
     assert.equal(now.messages.at(-1).content, '/fix the bug\n[/fix: .claude/commands/fix.md]\nCLAUDE-COMMAND-BODY the bug');
   });
 
