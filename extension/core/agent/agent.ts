@@ -4,7 +4,7 @@ import type { ModelChoice } from '../model/types';
 import { pruneOldScratch, removeSessionScratch } from '../tools/exec/scratch';
 import { modeTools } from '../tools/modes';
 import { roleNames } from '../tools/roles';
-import type { ChildOutcome } from '../tools/delegate-task';
+import type { ChildOutcome } from '../tools/core/delegate-task';
 import type { Disposable } from '../conversation/emitter';
 import type { TodoItem } from '../conversation/events';
 import { userMessageIndex, type ContentPart, type Message } from '../conversation/messages';

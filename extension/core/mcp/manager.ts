@@ -8,7 +8,7 @@
 import { Emitter, type Disposable, type Event } from '../conversation/emitter';
 import { silentLogger, type Logger } from '../log';
 import type { ToolRegistry } from '../tools/registry';
-import { searchTools, toolQuery } from '../tools/tool-search';
+import { searchTools, toolQuery } from '../tools/core/tool-search';
 import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import type { BackoffOptions } from './backoff';
 import { McpCache } from './cache';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
-import { searchTools } from '../../../extension/core/tools/tool-search';
+import { searchTools } from '../../../extension/core/tools/core/tool-search';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 
 

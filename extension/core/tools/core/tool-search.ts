@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, errorResult, okResult, type AnyTool } from './types';
-import { TOOL } from './names';
+import { defineTool, errorResult, okResult, type AnyTool } from '../types';
+import { TOOL } from '../names';
 
 const MAX_RESULTS = 5;
 

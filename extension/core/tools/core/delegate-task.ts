@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { roleNames } from './roles';
-import { defineTool, errorResult, okResult, type AnyTool, type ToolContext } from './types';
-import { TOOL } from './names';
+import { roleNames } from '../roles';
+import { defineTool, errorResult, okResult, type AnyTool, type ToolContext } from '../types';
+import { TOOL } from '../names';
 
 export interface ChildOutcome {
   text: string;

@@ -5,7 +5,7 @@ import { specialKind } from '../file-kind';
 import { realRoot, resolveToolPath } from '../paths';
 import { IgnoreStack } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
-import { notFoundResult } from './missing';
+import { notFoundResult } from '../core/missing';
 import { TOOL } from '../names';
 
 const MAX_ENTRIES = 500;

@@ -5,12 +5,12 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import { ImageError, type ImageErrorCode } from '../images/limits';
-import { notFoundResult } from './core/missing';
-import { notRegularFileMessage } from './file-kind';
-import { resolveToolPath } from './paths';
-import { defineTool, errorResult, okResult, type ToolErrorCode } from './types';
-import { TOOL } from './names';
+import { ImageError, type ImageErrorCode } from '../../images/limits';
+import { notFoundResult } from './missing';
+import { notRegularFileMessage } from '../file-kind';
+import { resolveToolPath } from '../paths';
+import { defineTool, errorResult, okResult, type ToolErrorCode } from '../types';
+import { TOOL } from '../names';
 
 const input = z.strictObject({
   path: z.string().min(1).describe('PNG, JPEG, GIF or WebP path.'),
