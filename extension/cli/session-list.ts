@@ -35,6 +35,9 @@ export function folderForPeople(p: string): string {
   return rel.startsWith('..') || path.isAbsolute(rel) ? p : `~${path.sep}${rel}`;
 }
 
+/** How the listing marks a session with no stored round (its run was stopped before the first answer; `sessions delete ID` removes it). */
+export const STOPPED_EARLY = '(stopped before its first answer; nothing of it was stored)';
+
 export function sessionRows(store: Pick<StateDb, 'listSessions' | 'getSession'>, cwd: string, all: boolean): { rows: SessionRow[]; elsewhere: number } {
   const here = real(cwd);
   const rows: SessionRow[] = [];
@@ -66,7 +69,9 @@ export function listSessionsCommand(store: StateDb, cwd: string, flags: { json?:
   const width = Math.max(...folders.map((f) => f.length));
   rows.forEach((r, i) => {
     const when = r.updated.slice(0, 16).replace('T', ' ');
-    process.stdout.write(`${r.id}  ${when}  ${count(r.rounds, 'round').padStart(10)}  ${folders[i].padEnd(width)}  ${oneLine(r.title)}\n`);
+    // A run killed before its first round was stored leaves the session's row and title only (reliability N12): said, not hidden.
+    const stopped = r.rounds === 0 ? `  ${STOPPED_EARLY}` : '';
+    process.stdout.write(`${r.id}  ${when}  ${count(r.rounds, 'round').padStart(10)}  ${folders[i].padEnd(width)}  ${oneLine(r.title)}${stopped}\n`);
   });
   return 0;
 }
