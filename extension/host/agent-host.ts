@@ -28,7 +28,9 @@ import { formatIssue, workspaceSpendNotice } from '../core/settings/load';
 import { broadRootWarning } from '../core/tools/policy/broad-root';
 import { toTranscript } from './transcript';
 import { vscodeLmProvider } from './lm-provider';
-import { CheckpointStore, workspaceCoordinationDir } from '../core/checkpoints';
+import { CheckpointStore, WorkspaceCheckpoints, workspaceCoordinationDir, type RestoreSeam } from '../core/checkpoints';
+import { workspaceRootsOf } from '../core/tools/roots';
+import { trackWorkspaceRoots } from './workspace-roots';
 import { WebviewPrompts } from './webview-prompts';
 import { EditSupport } from './edits';
 import type { CompactionOutcome } from '../core/context/compaction/compactor';
@@ -57,8 +59,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly mcp: McpLifecycle;
   private store?: Promise<StateDb>;
   private agent?: Agent;
-  /** File checkpoints of the workspace folder (none in a window without one). */
-  checkpoints?: CheckpointStore;
+  /** File checkpoints of the workspace folders (none in a window without one; one store per folder in a multi-root workspace). */
+  checkpoints?: RestoreSeam;
   private agentPromise?: Promise<Agent>;
   private readonly chat: ChatController;
   private apiKey: string | undefined;
@@ -87,6 +89,8 @@ export class AgentHost implements vscode.Disposable {
     private readonly log: Logger,
   ) {
     this.disposables.push(this.providers.register('vscode-lm', vscodeLmProvider));
+    // Every folder of a multi-root workspace is a root for tools, instruction files, skills and the @ index.
+    this.disposables.push(trackWorkspaceRoots());
     this.library = new LibraryHost(this.workspaceRoot, log);
     // A prompt file added, edited or deleted (or trust granted): the slash menu and the Tools tree follow.
     this.disposables.push(this.library, this.library.onDidChange(() => (this.post(this.library.commandsMessage()), this.changeEmitter.fire())));
@@ -347,12 +351,16 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /** Checkpoints before each message, in the extension's storage (beside state.db), never in the workspace. */
-  private checkpointStore(): CheckpointStore | undefined {
+  private checkpointStore(): RestoreSeam | undefined {
     if (!this.workspaceRoot) return undefined;
     const dir = path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'checkpoints');
     const notice = (m: string) => void showWarning(`Snowpea: ${m}`);
     // The writer lock and restore journal are shared with the CLI (one writer per workspace); an interrupted restore is finished or rolled back now, and said.
-    this.checkpoints = new CheckpointStore({ workspaceRoot: this.workspaceRoot, dir, settings: () => this.settings, logger: this.log, onNotice: notice, coordinationDir: workspaceCoordinationDir() });
+    const storeOf = (root: string) => new CheckpointStore({ workspaceRoot: root, dir, settings: () => this.settings, logger: this.log, onNotice: notice, coordinationDir: workspaceCoordinationDir() });
+    const roots = workspaceRootsOf(this.workspaceRoot);
+    // A multi-root workspace: one store per folder (a folder whose name another took has no `name/` paths: left out, and said).
+    for (const r of roots) if (roots.length > 1 && r.name === undefined) this.log.warn(`no checkpoints for ${r.path}: another workspace folder has the same name`);
+    this.checkpoints = roots.length > 1 ? new WorkspaceCheckpoints(roots.flatMap((r) => (r.name === undefined ? [] : [{ name: r.name, store: storeOf(r.path) }]))) : storeOf(this.workspaceRoot);
     try {
       this.checkpoints.recoverInterrupted();
     } catch (e) {

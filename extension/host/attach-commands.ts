@@ -1,12 +1,26 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { workspaceRootsOf } from '../core/tools/roots';
 import { MAX_IMAGE_BYTES } from '../protocol';
 import type { ChatViewProvider } from './chat-view';
 
 /** `@path` as the composer and the core's @path expansion read it: workspace-relative, quoted when it has spaces. */
 export function mentionFor(fsPath: string, workspaceRoot: string | undefined): string {
-  const rel = workspaceRoot && !path.relative(workspaceRoot, fsPath).startsWith('..') ? path.relative(workspaceRoot, fsPath).split(path.sep).join('/') : fsPath;
+  const rel = workspaceRoot ? relativeMention(fsPath, workspaceRoot) : fsPath;
   return /\s/.test(rel) ? `@"${rel}"` : `@${rel}`;
+}
+
+/** Workspace-relative, `folder/path` in a multi-root workspace; absolute outside every folder. */
+function relativeMention(fsPath: string, workspaceRoot: string): string {
+  const roots = workspaceRootsOf(workspaceRoot);
+  for (const r of roots) {
+    const rel = path.relative(r.path, fsPath);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    const posix = rel.split(path.sep).join('/');
+    if (roots.length === 1) return posix;
+    if (r.name !== undefined) return posix ? `${r.name}/${posix}` : r.name;
+  }
+  return fsPath;
 }
 
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };

@@ -1,8 +1,7 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { userMessageIndex } from '../core/conversation/messages';
 import type { Session } from '../core/conversation/session';
-import { NoCheckpointError, restoreListing, type CheckpointStore, type FileChange, type PointName, type RestorePlan, type RestoreResult, type RestoreTarget } from '../core/checkpoints';
+import { NoCheckpointError, restoreListing, type FileChange, type PointName, type RestorePlan, type RestoreResult, type RestoreSeam, type RestoreTarget } from '../core/checkpoints';
 import { typedText } from '../core/input/compose';
 import type { Logger } from '../core/log';
 import type { HostMessage, WebviewMessage } from '../protocol';
@@ -134,7 +133,7 @@ function ready(host: AgentHost, req: Pick<RestoreRequest, 'sessionId'>): Session
 }
 
 /** The files changed since the message's checkpoint, and those left alone; undefined for a rewind without one (only the conversation can go back). */
-async function restorePlan(store: CheckpointStore, session: Session, req: RestoreRequest): Promise<RestorePlan | undefined> {
+async function restorePlan(store: RestoreSeam, session: Session, req: RestoreRequest): Promise<RestorePlan | undefined> {
   try {
     return await store.restorePlan(session.id, req.turn, new AbortController().signal);
   } catch (e) {
@@ -145,12 +144,12 @@ async function restorePlan(store: CheckpointStore, session: Session, req: Restor
 }
 
 /** The modal: which files go back and how (deletions first, all named), unsaved editors that keep their text, and the rewind. */
-async function confirm(store: CheckpointStore, plan: RestorePlan | undefined, req: RestoreRequest): Promise<boolean> {
+async function confirm(store: RestoreSeam, plan: RestorePlan | undefined, req: RestoreRequest): Promise<boolean> {
   const changes = plan?.changes ?? [];
   const found = plan?.changes;
   const button = !changes.length ? 'Rewind' : req.rewind ? 'Restore and Rewind' : 'Restore';
   const listed = plan && changes.length ? restoreListing(plan, MAX_LISTED) : [];
-  const unsaved = changes.filter((c) => findOpenDocument(path.join(store.repo.workTree, c.path))?.isDirty).map((c) => c.path);
+  const unsaved = changes.filter((c) => findOpenDocument(store.absPath(c.path))?.isDirty).map((c) => c.path);
   const notes = [
     ...(unsaved.length ? [`Unsaved edits in the editor stay unsaved (saving them would overwrite the restored file): ${unsaved.join(', ')}.`] : []),
     ...(req.rewind ? ['The conversation goes back to before this message; the later messages stay stored, and your message returns to the composer.'] : []),
@@ -174,12 +173,12 @@ function deletedCount(changes: readonly FileChange[]): string {
  * Puts the files back (a restore point of them as they were taken first); the repeat guard
  * forgets what it read of them, and the last turn's Keep/Undo list goes (its files are restored).
  */
-async function restoreFiles(host: AgentHost, store: CheckpointStore, session: Session, to: RestoreTarget, confirmed: readonly FileChange[]): Promise<RestoreResult> {
+async function restoreFiles(host: AgentHost, store: RestoreSeam, session: Session, to: RestoreTarget, confirmed: readonly FileChange[]): Promise<RestoreResult> {
   const restored = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Snowpea: restoring files' }, () =>
     store.restoreUndoable(session.id, to, new AbortController().signal, confirmed),
   );
   const agent = host.startedAgent();
-  for (const c of restored.changes) agent?.invalidatePath(path.join(store.repo.workTree, c.path));
+  for (const c of restored.changes) agent?.invalidatePath(store.absPath(c.path));
   await host.edits.changes.keep();
   return restored;
 }

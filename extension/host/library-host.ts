@@ -3,6 +3,7 @@ import { WorkspaceLibrary } from '../core/library';
 import { libraryGroups, type LibraryGroup } from '../core/library/listing';
 import type { Logger } from '../core/log';
 import { claudeHome, snowpeaHome } from '../core/settings/files';
+import { rootPaths } from '../core/tools/roots';
 import { MAX_SLASH_COMMANDS, type HostMessage } from '../protocol';
 
 /** Workspace files the library reads: a change to one of them changes the slash menu or the Tools tree. */
@@ -30,7 +31,8 @@ export class LibraryHost implements vscode.Disposable {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), glob));
       this.disposables.push(w, w.onDidCreate(() => this.changed()), w.onDidChange(() => this.changed()), w.onDidDelete(() => this.changed()));
     };
-    if (workspaceRoot) watch(workspaceRoot, WORKSPACE_GLOB);
+    // Every folder of a multi-root workspace (the library reads them all).
+    if (workspaceRoot) for (const root of rootPaths(workspaceRoot)) watch(root, WORKSPACE_GLOB);
     watch(snowpeaHome(), USER_GLOB);
     watch(claudeHome(), USER_GLOB);
     this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed()));

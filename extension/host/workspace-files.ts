@@ -54,8 +54,9 @@ export class WorkspaceFileIndex implements vscode.Disposable {
     return new Set(uris.filter((u) => this.keep(u)).map((u) => this.rel(u)));
   }
 
+  /** Workspace-relative; `folder/path` in a multi-root workspace (as the tools resolve it). */
   private rel(uri: vscode.Uri): string {
-    return vscode.workspace.asRelativePath(uri, false);
+    return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
   }
 
   private keep(uri: vscode.Uri): boolean {

@@ -8,3 +8,4 @@ export { userMessageLines } from './transcript';
 export { RestoreNotDoneError, RestorePartlyDoneError } from './restore-apply';
 export { WorkspaceBusyError } from './writer-lock';
 export { workspaceCoordinationDir } from './coordination';
+export { WorkspaceCheckpoints, type FolderStore, type RestoreSeam } from './workspace-checkpoints';

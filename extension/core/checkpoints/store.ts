@@ -117,6 +117,11 @@ export class CheckpointStore implements CheckpointSeam {
     this.turns = new WorkspaceTurns(path.join(this.lock.dir, 'turns'));
   }
 
+  /** The absolute path of a change's workspace-relative `path`. */
+  absPath(rel: string): string {
+    return path.join(this.repo.workTree, ...rel.split('/'));
+  }
+
   /**
    * Finishes or rolls back a restore that was cut short (a crash, a kill) in any process, as its
    * journal says: before its commit point every file is left as it was, after it every file is

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readConfined } from '../tools/confined-read';
 import { isWithin } from '../tools/paths';
+import { workspaceRootsOf } from '../tools/roots';
 import { IgnoreStack } from '../tools/search/walk';
 import { clipToCap, truncationMarker, type ContextCaps } from './caps';
 
@@ -41,11 +42,11 @@ export interface DiscoverOptions {
 export const PEER_ROOT_FILES = ['.github/copilot-instructions.md', '.clinerules'];
 const MAX_RULE_FILES = 50;
 
-function peerRootFiles(root: string, cap: number, onSkip?: (why: string) => void): ContextFile[] {
+function peerRootFiles(root: string, cap: number, onSkip?: (why: string) => void, prefix = ''): ContextFile[] {
   const out: ContextFile[] = [];
   const add = (rel: string) => {
-    const text = readContextFile(path.join(root, ...rel.split('/')), root, rel, cap, onSkip);
-    if (text !== undefined) out.push({ rel, depth: 0, dir: '', text });
+    const text = readContextFile(path.join(root, ...rel.split('/')), root, `${prefix}${rel}`, cap, onSkip);
+    if (text !== undefined) out.push({ rel: `${prefix}${rel}`, depth: 0, dir: prefix.replace(/\/$/, ''), text });
   };
   add('.github/copilot-instructions.md');
   add('.clinerules');
@@ -93,21 +94,41 @@ export function discoverContextFiles(workspaceRoot: string, o: DiscoverOptions =
     o.onSkip?.('the workspace is not trusted: its instruction files (AGENTS.md, CLAUDE.md, .cursorrules, .snowpea/instructions.md and the other agents\' files) are not read until it is');
     return [];
   }
+  const roots = workspaceRootsOf(workspaceRoot);
+  if (roots.length === 1) return discoverIn(workspaceRoot, '', o);
+  // A multi-root workspace: every folder's files, each under the same caps and trust rules, named `folder/path`.
+  const out: ContextFile[] = [];
+  for (const r of roots) {
+    if (r.name === undefined) {
+      o.onSkip?.(`instruction files of ${r.path} not read: another workspace folder has the same name`);
+      continue;
+    }
+    try {
+      out.push(...discoverIn(r.path, `${r.name}/`, o));
+    } catch (e) {
+      o.onSkip?.(`instruction files of ${r.name} not read: ${(e as Error).message}`);
+    }
+  }
+  return out.sort((a, b) => a.depth - b.depth || a.rel.localeCompare(b.rel));
+}
+
+/** One folder's instruction files, their paths under `prefix` (`folder/` in a multi-root workspace). */
+function discoverIn(folder: string, prefix: string, o: DiscoverOptions): ContextFile[] {
   const cap = o.maxChars ?? DEFAULT_MAX_CHARS;
-  const root = fs.realpathSync.native(workspaceRoot);
+  const root = fs.realpathSync.native(folder);
   const out: ContextFile[] = [];
   const queue: Array<{ dir: string; stack: IgnoreStack; depth: number }> = [{ dir: root, stack: IgnoreStack.at(root, root), depth: 0 }];
   let visited = 0;
   while (queue.length && visited < MAX_DIRS) {
     const { dir, stack, depth } = queue.shift()!;
     visited++;
-    const relDir = path.relative(root, dir).split(path.sep).join('/');
+    const relDir = `${prefix}${path.relative(root, dir).split(path.sep).join('/')}`.replace(/\/$/, '');
     for (const name of CONTEXT_FILE_NAMES) {
       const rel = relDir ? `${relDir}/${name}` : name;
       const text = readContextFile(path.join(dir, name), root, rel, cap, o.onSkip);
       if (text !== undefined) out.push({ rel, depth, dir: relDir, text });
     }
-    if (depth === 0) out.push(...peerRootFiles(root, cap, o.onSkip));
+    if (depth === 0) out.push(...peerRootFiles(root, cap, o.onSkip, prefix));
     if (depth >= MAX_DEPTH) continue;
     let entries: fs.Dirent[];
     try {

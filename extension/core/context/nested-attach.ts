@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import type { ToolCall } from '../conversation/messages';
+import { resolveToolPath } from '../tools/paths';
+import { isMultiRoot } from '../tools/roots';
 import { clipToCap } from './caps';
 import type { ContextFile } from './context-files';
 
@@ -17,6 +19,12 @@ function touchedDirs(call: ToolCall, root: string): string[] {
   for (const k of PATH_ARGS) {
     const v = args?.[k];
     if (typeof v !== 'string' || !v) continue;
+    if (isMultiRoot(root)) {
+      // Several folders: the instruction files are named `folder/path`, as resolved paths display.
+      const r = resolveToolPath(root, v);
+      if (r.inside) out.push(r.display);
+      continue;
+    }
     const rel = path.relative(root, path.resolve(root, v)).split(path.sep).join('/');
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     out.push(rel);

@@ -1,3 +1,5 @@
+import { workspaceRootsOf } from '../tools/roots';
+
 /**
  * The system prompt is composed from named parts in a fixed order. It must be byte-stable
  * across rounds (no clock, no counters), so the provider's prompt cache keeps hitting.
@@ -25,8 +27,19 @@ export function modeLine(mode: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Where the agent works. A single-folder workspace keeps its one line (the same bytes as ever, so
+ * cached prompt prefixes hold); a multi-root one lists its folders and how paths name them.
+ */
 export function environmentLine(workspaceRoot: string, platform: string): string {
-  return `Workspace: ${workspaceRoot}\nPlatform: ${platform}`;
+  const roots = workspaceRootsOf(workspaceRoot);
+  if (roots.length === 1) return `Workspace: ${workspaceRoot}\nPlatform: ${platform}`;
+  const folders = roots.map((r) => `- ${r.name ?? '(by absolute path)'}: ${r.path}`);
+  return [
+    `Workspace: ${roots.length} folders. Write paths as folderName/path, as tool output names them (a path without a folder name is in the first folder); grep, glob and shell work in one folder at a time (pass path).`,
+    ...folders,
+    `Platform: ${platform}`,
+  ].join('\n');
 }
 
 /** The child's round budget line (docs/design.md, Subagents), kept in lean child context. */

@@ -13,12 +13,13 @@
  */
 import type { ResolvedPath } from '../tools/paths';
 import { isWithin, realRoot } from '../tools/paths';
+import { rootPaths } from '../tools/roots';
 
 const HOW = 'ask the agent to read it instead: read_file asks you first';
 
 /** Why `r` (a resolved mention) is not attached, or undefined when it may be. */
 export function mentionRefusal(workspaceRoot: string, r: ResolvedPath): string | undefined {
-  const namedInside = isWithin(realRoot(workspaceRoot), r.abs);
+  const namedInside = rootPaths(workspaceRoot).some((root) => isWithin(realRoot(root), r.abs));
   if (namedInside && !r.inside) return `it links to ${r.real}, outside the workspace${r.sensitiveReason ? `, which holds credentials` : ''}; not followed (${HOW})`;
   if (r.sensitiveReason) return `${r.sensitiveReason}; not attached from a mention (${HOW})`;
   return undefined;

@@ -5,6 +5,7 @@ import { readFolderFiles, readOwnedFile } from './folder-files';
 import { baseName, clipDescription, validAgentName } from './names';
 import { rooModes } from './roo-modes';
 import type { CustomAgent } from './custom-agent';
+import { workspaceFolderOrigins } from '../tools/roots';
 import { agentFolders, ROO_MODES_FILE, type LibraryFolder, type LibraryFormat } from './sources';
 import { denyOnly, mapTools, type ToolDialect } from './tool-map';
 import { LIBRARY_FILE_MAX_BYTES, LIBRARY_MAX_FILES, type LibraryOptions } from './commands';
@@ -99,7 +100,7 @@ export function listAgents(workspaceRoot: string, o: LibraryOptions = {}): Custo
   const found: CustomAgent[] = [];
   if (o.trusted !== false) {
     for (const f of folders.filter((f) => f.scope === 'workspace')) found.push(...agentsIn(f, o.onSkip));
-    found.push(...rooAgents(workspaceRoot, o.onSkip));
+    for (const f of workspaceFolderOrigins(workspaceRoot)) found.push(...rooAgents(f.path, o.onSkip));
   }
   for (const f of folders.filter((f) => f.scope === 'user')) found.push(...agentsIn(f, o.onSkip));
   const byName = new Map<string, CustomAgent>();

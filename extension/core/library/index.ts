@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { Logger } from '../log';
 import { discoverContextFiles } from '../context/context-files';
+import { resolveToolPath } from '../tools/paths';
+import { isMultiRoot } from '../tools/roots';
 import { listSkills, type Skill } from '../tools/skills';
 import { listAgents, type CustomAgent } from './agents';
 import { listCommands, type SlashCommand } from './commands';
@@ -52,6 +54,8 @@ export class WorkspaceLibrary {
   /** The instruction files a session's prompt would carry (workspace-relative), for the listings. */
   instructionFiles(): Array<{ rel: string; file: string }> {
     const root = this.o.workspaceRoot;
-    return discoverContextFiles(root, { maxChars: 1, onSkip: this.skip, trusted: this.trusted }).map((f) => ({ rel: f.rel, file: path.join(root, ...f.rel.split('/')) }));
+    const multi = isMultiRoot(root);
+    // Several folders: `rel` is `folder/path`, which resolves the way tools resolve it.
+    return discoverContextFiles(root, { maxChars: 1, onSkip: this.skip, trusted: this.trusted }).map((f) => ({ rel: f.rel, file: multi ? resolveToolPath(root, f.rel).abs : path.join(root, ...f.rel.split('/')) }));
   }
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { claudeHome, snowpeaHome } from '../settings/files';
+import { workspaceFolderOrigins } from '../tools/roots';
 
 /** Whose file it is: the workspace's (read only when trusted, except Snowpea's own skills) or the user's own. */
 export type LibraryScope = 'workspace' | 'user';
@@ -20,8 +21,9 @@ export interface LibraryFolder {
   recursive: boolean;
 }
 
-function ws(root: string, rel: string, format: LibraryFormat, suffix: RegExp, recursive: boolean): LibraryFolder {
-  return { scope: 'workspace', format, dir: path.join(root, ...rel.split('/')), owner: root, origin: rel, suffix, recursive };
+/** The folder `rel` in every workspace folder (primary first); in a multi-root workspace its origin names the folder (`api/.github/prompts`). */
+function ws(root: string, rel: string, format: LibraryFormat, suffix: RegExp, recursive: boolean): LibraryFolder[] {
+  return workspaceFolderOrigins(root).map((f) => ({ scope: 'workspace', format, dir: path.join(f.path, ...rel.split('/')), owner: f.path, origin: `${f.prefix}${rel}`, suffix, recursive }));
 }
 
 function claudeUser(rel: string): LibraryFolder {
@@ -35,9 +37,9 @@ function snowpeaUser(rel: string): LibraryFolder {
 /** Where slash commands come from, the strongest first: a command of the same name in a later folder is left out. */
 export function commandFolders(root: string): LibraryFolder[] {
   return [
-    ws(root, '.snowpea/commands', 'snowpea', /\.md$/i, true),
-    ws(root, '.claude/commands', 'claude', /\.md$/i, true),
-    ws(root, '.github/prompts', 'copilot', /\.prompt\.md$/i, false),
+    ...ws(root, '.snowpea/commands', 'snowpea', /\.md$/i, true),
+    ...ws(root, '.claude/commands', 'claude', /\.md$/i, true),
+    ...ws(root, '.github/prompts', 'copilot', /\.prompt\.md$/i, false),
     snowpeaUser('commands'),
     claudeUser('commands'),
   ];
@@ -46,10 +48,10 @@ export function commandFolders(root: string): LibraryFolder[] {
 /** Where custom agents come from (and `.roomodes` at the workspace root, after these), the strongest first. */
 export function agentFolders(root: string): LibraryFolder[] {
   return [
-    ws(root, '.snowpea/agents', 'snowpea', /\.md$/i, false),
-    ws(root, '.claude/agents', 'claude', /\.md$/i, true),
-    ws(root, '.github/agents', 'copilot', /(\.agent)?\.md$/i, false),
-    ws(root, '.github/chatmodes', 'copilot', /\.chatmode\.md$/i, false),
+    ...ws(root, '.snowpea/agents', 'snowpea', /\.md$/i, false),
+    ...ws(root, '.claude/agents', 'claude', /\.md$/i, true),
+    ...ws(root, '.github/agents', 'copilot', /(\.agent)?\.md$/i, false),
+    ...ws(root, '.github/chatmodes', 'copilot', /\.chatmode\.md$/i, false),
     snowpeaUser('agents'),
     claudeUser('agents'),
   ];

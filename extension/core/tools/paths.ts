@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { configuredHooksDir } from './hooks-path';
+import { workspaceRootsOf } from './roots';
 import { sensitiveHomeReason, homeConfigReason } from './sensitive-home';
 
 /** A model-given path resolved against the workspace, symlinks followed. */
@@ -165,34 +166,93 @@ export function realRoot(workspaceRoot: string): string {
   return r;
 }
 
-/** Display form of an absolute real path: workspace-relative posix when inside, else as is. */
-export function displayPath(workspaceRoot: string, absReal: string): string {
-  const rel = relInside(realRoot(workspaceRoot), absReal);
-  if (rel === undefined) return absReal;
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
+interface RealRoot {
+  real: string;
+  /** `name/` in a multi-root workspace (the folder names the path), '' in a single-folder one; undefined for an unnamed folder (absolute paths). */
+  prefix?: string;
+  name?: string;
 }
 
-/** Resolves a path the model gave (relative to the workspace, absolute, or `~/...`) and classifies it. */
+/** The workspace's folders with their real paths, primary first. */
+function realRoots(workspaceRoot: string): RealRoot[] {
+  const roots = workspaceRootsOf(workspaceRoot);
+  if (roots.length === 1) return [{ real: realRoot(roots[0]!.path), prefix: '' }];
+  return roots.map((r) => ({ real: realRoot(r.path), ...(r.name !== undefined ? { prefix: `${r.name}/`, name: r.name } : {}) }));
+}
+
+/** The folders that hold `p` (a real or absolute path), the innermost first (a folder may lie inside another). */
+function holders(roots: RealRoot[], p: string): Array<RealRoot & { rel: string }> {
+  return roots
+    .flatMap((r) => {
+      const rel = relInside(r.real, p);
+      return rel === undefined ? [] : [{ ...r, rel }];
+    })
+    .sort((a, b) => b.real.length - a.real.length);
+}
+
+/**
+ * The workspace folder a real path lies in (innermost), as tools that walk a folder need it: its
+ * real path and the prefix that names it in output (`name/` when the workspace has several
+ * folders, '' otherwise). The primary folder for a path outside every folder.
+ */
+export function rootOfPath(workspaceRoot: string, absReal: string): { real: string; prefix: string } {
+  const roots = realRoots(workspaceRoot);
+  const h = holders(roots, absReal)[0];
+  if (!h) return { real: roots[0]!.real, prefix: roots[0]!.prefix ?? '' };
+  return { real: h.real, prefix: h.prefix ?? `${h.real}${path.sep}` };
+}
+
+/**
+ * Display form of an absolute real path: workspace-relative posix when inside; with several
+ * folders, `folderName/rel` (VS Code's multi-root form); else as is.
+ */
+export function displayPath(workspaceRoot: string, absReal: string): string {
+  const roots = realRoots(workspaceRoot);
+  const h = holders(roots, absReal)[0];
+  if (!h || h.prefix === undefined) return absReal;
+  const rel = h.rel.split(path.sep).join('/');
+  if (roots.length === 1) return rel === '' ? '.' : rel;
+  return rel === '' ? h.name! : `${h.prefix}${rel}`;
+}
+
+/**
+ * Where a model-given path points before symlinks: absolute and `~/` as written; relative against
+ * the primary folder, or (several folders) against the folder its first segment names.
+ */
+function lexical(roots: RealRoot[], input: string): string {
+  const p = expandHome(input.trim() || '.');
+  if (path.isAbsolute(p) || roots.length === 1) return path.resolve(roots[0]!.real, p);
+  const [first, ...rest] = p.split(/[\\/]+/);
+  const named = roots.find((r) => r.name !== undefined && r.name === first);
+  return named ? path.resolve(named.real, rest.join('/') || '.') : path.resolve(roots[0]!.real, p);
+}
+
+/**
+ * Resolves a path the model gave (relative to the workspace, absolute, or `~/...`) and classifies it.
+ * In a multi-root workspace, `name/rest` names another folder and "inside" means inside any folder;
+ * protected paths are protected in every folder.
+ */
 export function resolveToolPath(workspaceRoot: string, input: string): ResolvedPath {
-  const root = realRoot(workspaceRoot);
-  const abs = path.resolve(root, expandHome(input.trim() || '.'));
+  const roots = realRoots(workspaceRoot);
+  const abs = lexical(roots, input);
   const real = realPathLoose(abs);
   const exists = fs.existsSync(real);
-  const rel = relInside(root, real);
-  const inside = rel !== undefined;
+  const realHolders = holders(roots, real);
+  const inside = realHolders.length > 0;
   // Check both the lexical and the real location: a link named `notes` pointing into .git is protected too.
-  const lexRel = relInside(root, abs);
-  const hooksRel = hooksRelOf(root);
+  const lexHolders = holders(roots, abs);
   const display = displayPath(workspaceRoot, real);
   const sensitiveReason = sensitiveHomeReason(display, real, abs);
   const hardLinks = exists ? hardLinksOf(real) : 0;
   const linked = hardLinks > 1 ? `${display} has ${hardLinks} hard links; writing it changes the other names too` : undefined;
-  const reason =
-    (rel !== undefined ? protectedReason(rel, hooksRel) : undefined) ??
-    (lexRel !== undefined ? protectedReason(lexRel, hooksRel) : undefined) ??
-    sensitiveReason ??
-    homeConfigReason(display, real, abs) ??
-    linked;
+  const protectedIn = (hs: Array<RealRoot & { rel: string }>) => {
+    for (const h of hs) {
+      const why = protectedReason(h.rel, hooksRelOf(h.real));
+      if (why) return roots.length > 1 && h.prefix ? why.replace(h.rel, `${h.prefix}${h.rel.split(path.sep).join('/')}`) : why;
+    }
+    return undefined;
+  };
+  const reason = protectedIn(realHolders) ?? protectedIn(lexHolders) ?? sensitiveReason ?? homeConfigReason(display, real, abs) ?? linked;
   return { input, abs, real, exists, inside, protectedReason: reason, sensitiveReason, hardLinks, display };
 }
 

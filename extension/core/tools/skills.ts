@@ -4,6 +4,7 @@ import { parseFrontMatter, scalarMeta } from '../text/front-matter';
 import { claudeHome, snowpeaHome } from '../settings/files';
 import { readConfined, type ConfinedRead } from './confined-read';
 import { isWithin } from './paths';
+import { workspaceFolderOrigins } from './roots';
 
 /** A skill: a folder holding SKILL.md whose front matter names and describes it. */
 export interface Skill {
@@ -119,13 +120,16 @@ export function skillsRootOf(source: Skill['source'], workspaceRoot: string): st
  * `.agents/skills`, `.claude/skills` and `.snowpea/skills`.
  */
 export function skillFolders(workspaceRoot: string): SkillFolder[] {
-  const ws = (rel: string, needsTrust: boolean): SkillFolder => ({ source: 'workspace', dir: path.join(workspaceRoot, ...rel.split('/')), owner: workspaceRoot, origin: rel, needsTrust });
+  // Every workspace folder's (multi-root), the primary last so its skills win; origins name the folder then (`api/.snowpea/skills`).
+  const folders = workspaceFolderOrigins(workspaceRoot).reverse();
+  const ws = (rel: string, needsTrust: boolean): SkillFolder[] =>
+    folders.map((f) => ({ source: 'workspace', dir: path.join(f.path, ...rel.split('/')), owner: f.path, origin: `${f.prefix}${rel}`, needsTrust }));
   return [
     { source: 'user', dir: path.join(claudeHome(), 'skills'), owner: claudeHome(), origin: '~/.claude/skills', needsTrust: false },
     { source: 'user', dir: skillsRootOf('user', workspaceRoot), owner: snowpeaHome(), origin: '~/.snowpea/skills', needsTrust: false },
-    ws('.agents/skills', true),
-    ws('.claude/skills', true),
-    ws('.snowpea/skills', true),
+    ...ws('.agents/skills', true),
+    ...ws('.claude/skills', true),
+    ...ws('.snowpea/skills', true),
   ];
 }
 

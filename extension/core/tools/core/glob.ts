@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { resolveToolPath, realRoot } from '../paths';
+import { resolveToolPath, rootOfPath } from '../paths';
 import { printedPath } from '../search/grep-js';
 import { walkFiles } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
@@ -55,13 +55,13 @@ export const globTool = defineTool({
     const prefix = picomatch.scan(pattern).base;
     const start = prefix ? path.join(base.real, prefix) : base.real;
     if (!fs.existsSync(start)) return okResult(`no files match ${args.pattern} in ${base.display}`);
-    const root = realRoot(ctx.workspaceRoot);
+    const { real: root, prefix: folder } = rootOfPath(ctx.workspaceRoot, base.real);
     const found: string[] = [];
     let total = 0;
     for await (const abs of walkFiles(start, { root, signal: ctx.signal })) {
       if (!isMatch(path.relative(base.real, abs).split(path.sep).join('/'))) continue;
       total++;
-      if (found.length < MAX_FILES) found.push(printedPath(root, abs));
+      if (found.length < MAX_FILES) found.push(`${folder}${printedPath(root, abs)}`);
     }
     if (total === 0) return okResult(`no files match ${args.pattern} in ${base.display}`);
     found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

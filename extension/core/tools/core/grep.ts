@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import { resolveToolPath, realRoot } from '../paths';
+import { resolveToolPath, rootOfPath } from '../paths';
 import { makeJsGrepBackend, type JsGrepOptions } from '../search/grep-js';
 import { findRipgrep, makeRipgrepBackend } from '../search/grep-rg';
 import type { GrepOutcome } from '../search/grep-types';
@@ -58,8 +58,10 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
       if (special) return errorResult('invalid_arguments', special);
       const rg = opts.ripgrep === undefined ? findRipgrep() : opts.ripgrep;
       const backend = rg ? makeRipgrepBackend(rg) : makeJsGrepBackend(opts.js);
+      // The folder the search starts in (a multi-root workspace's lines name it: `folder/path`).
+      const home = rootOfPath(ctx.workspaceRoot, base.real);
       const out = await backend({
-        root: realRoot(ctx.workspaceRoot),
+        root: home.real,
         base: base.real,
         pattern: args.pattern,
         glob: args.glob,
@@ -74,7 +76,7 @@ export function makeGrepTool(opts: GrepToolOptions = {}): AnyTool {
       let chars = 0;
       for (const m of out.matches) {
         const text = m.text.length > LINE_CLIP ? `${m.text.slice(0, LINE_CLIP)}…` : m.text;
-        const row = `${m.file}:${m.line}:${text}`;
+        const row = `${home.prefix}${m.file}:${m.line}:${text}`;
         if (chars + row.length > budget && lines.length > 0) break;
         lines.push(row);
         chars += row.length + 1;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { specialKind } from '../file-kind';
-import { realRoot, resolveToolPath } from '../paths';
+import { resolveToolPath, rootOfPath } from '../paths';
 import { IgnoreStack } from '../search/walk';
 import { defineTool, errorResult, okResult } from '../types';
 import { notFoundResult } from '../core/missing';
@@ -50,7 +50,7 @@ export const listDirTool = defineTool({
       const kind = specialKind(target);
       return errorResult('invalid_arguments', kind ? `${r.display} is ${kind}, not a folder; it cannot be listed or read.` : `${r.display} is a file; use read_file to read it.`);
     }
-    const ig = IgnoreStack.at(realRoot(ctx.workspaceRoot), r.real);
+    const ig = IgnoreStack.at(rootOfPath(ctx.workspaceRoot, r.real).real, r.real);
     const entries = (await fs.promises.readdir(r.real, { withFileTypes: true })).filter((e) => e.name !== '.git');
     const dirs: string[] = [];
     const files: string[] = [];
