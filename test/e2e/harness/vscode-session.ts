@@ -22,6 +22,11 @@ export interface SessionOptions {
   extraExtensions?: string[];
   /** Open the workspace through a symlink to it (as a folder under macOS's /tmp is), not its real path. */
   openThroughSymlink?: boolean;
+  /**
+   * More folders, name -> files: the session opens a `.code-workspace` (a multi-root workspace)
+   * whose first folder is the workspace folder and the next these, created beside it (`<dir>/<name>`).
+   */
+  moreFolders?: Record<string, Record<string, string>>;
 }
 
 /** Settings that keep the workbench quiet and predictable; tests add their own on top. */
@@ -74,6 +79,14 @@ export class VsCodeSession {
       opened = path.join(dir, 'workspace-link');
       fs.symlinkSync(workspace, opened);
     }
+    // A multi-root workspace: a .code-workspace file beside the folders, opened instead of the folder.
+    let workspaceFile: string | undefined;
+    if (options.moreFolders) {
+      for (const [name, files] of Object.entries(options.moreFolders)) writeWorkspace(path.join(dir, name), files);
+      workspaceFile = path.join(dir, 'multi.code-workspace');
+      const folders = [{ path: opened }, ...Object.keys(options.moreFolders).map((name) => ({ path: path.join(dir, name) }))];
+      fs.writeFileSync(workspaceFile, JSON.stringify({ folders, settings: {} }, null, 2));
+    }
     for (const ext of [vsix, ...(options.extraExtensions ?? [])]) await cs.installExtension(ext, { userDataDir, extensionsDir });
 
     // Keep code-server's own files and Snowpea's home (~/.snowpea) inside the session folder.
@@ -85,7 +98,7 @@ export class VsCodeSession {
       CLAUDE_CONFIG_DIR: path.join(dir, 'claude-home'),
       ...options.env,
     };
-    const server = await cs.startCodeServer({ workspace: opened, userDataDir, extensionsDir, env });
+    const server = await cs.startCodeServer({ workspace: workspaceFile ?? opened, userDataDir, extensionsDir, env });
     trackProcess(server.pid, cs.killTree);
     const consoleLog: string[] = [];
     let launched: LaunchedBrowser | undefined;
@@ -99,7 +112,8 @@ export class VsCodeSession {
       });
       page.on('pageerror', (err) => consoleLog.push(`[pageerror] ${err.stack ?? err.message}`));
       startedPage = page;
-      await page.goto(`${server.url}?folder=${encodeURIComponent(opened)}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
+      const target = workspaceFile ? `workspace=${encodeURIComponent(workspaceFile)}` : `folder=${encodeURIComponent(opened)}`;
+      await page.goto(`${server.url}?${target}`, { waitUntil: 'domcontentloaded', timeout: FIRST_LOAD_TIMEOUT_MS });
       const workbench = new Workbench(page);
       await workbench.waitUntilReady(FIRST_LOAD_TIMEOUT_MS);
       return new VsCodeSession(dir, workspace, server, launched, page, workbench, consoleLog);
