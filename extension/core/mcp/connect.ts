@@ -6,9 +6,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { scrubEnv } from '../os/child-env';
+import { NeedsSignInError } from './oauth-provider';
 import { ProcessStdioTransport } from './stdio-transport';
 import type { McpToolInfo, McpTransportKind, ResolvedServer } from './types';
 
@@ -29,6 +31,14 @@ export interface ConnectOptions {
   onUnexpectedClose?(why: string): void;
   /** Aborts the start (initialize and the first tool list); a stdio process is killed. */
   signal?: AbortSignal;
+  /** OAuth for url servers (oauth-provider.ts): sends stored tokens, refreshes them, reports NeedsSignInError. */
+  authProvider?: OAuthClientProvider;
+}
+
+/** The NeedsSignInError behind a failed start, if that is why it failed. */
+export function needsSignIn(e: unknown): NeedsSignInError | undefined {
+  for (let x = e, i = 0; x && i < 8; x = (x as Error).cause, i++) if (x instanceof NeedsSignInError) return x;
+  return undefined;
 }
 
 export interface McpConnection {
@@ -67,8 +77,8 @@ export async function listAllTools(client: Client, timeoutMs: number, signal?: A
 function makeTransport(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions): Transport {
   if (kind === 'stdio') return new ProcessStdioTransport({ command: r.command!, args: r.args, env: { ...scrubEnv(o.baseEnv), ...r.env }, cwd: r.cwd, onSpawn: o.onSpawn });
   const url = new URL(r.url!);
-  const requestInit = { headers: r.headers };
-  return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const opts = { requestInit: { headers: r.headers }, authProvider: o.authProvider };
+  return kind === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
 }
 
 async function open(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions): Promise<McpConnection> {
@@ -113,6 +123,7 @@ async function open(r: ResolvedServer, kind: McpTransportKind, o: ConnectOptions
   } catch (e) {
     const why = stdio && (stdio.exitDescription() || stdio.stderrTail()) ? ` (${whyClosed()})` : '';
     await close();
+    if (needsSignIn(e)) throw needsSignIn(e);
     throw new Error(`${(e as Error).message}${why}`, { cause: e });
   }
 }
@@ -123,7 +134,8 @@ export async function connectServer(r: ResolvedServer, o: ConnectOptions): Promi
   try {
     return await open(r, 'http', o);
   } catch (first) {
-    if (o.signal?.aborted) throw first;
+    // A server that wants sign-in spoke HTTP: SSE would only ask again.
+    if (o.signal?.aborted || needsSignIn(first)) throw first;
     try {
       return await open(r, 'sse', o);
     } catch (second) {

@@ -8,6 +8,7 @@ export interface McpServerLister {
 
 function stateText(s: McpServerStatus): string {
   if (s.state === 'idle' && s.toolsFrom === 'cache') return 'idle (tools cached)';
+  if (s.state === 'needs-auth') return 'needs sign-in';
   if (s.restarts > 0 && s.state === 'running') return `running (restarted ${s.restarts}x)`;
   return s.state;
 }

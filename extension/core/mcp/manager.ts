@@ -14,6 +14,9 @@ import type { BackoffOptions } from './backoff';
 import { McpCache } from './cache';
 import { currentDefinitionHash } from './config';
 import { previewServer, type ConsentAnswer, type ConsentView } from './consent-text';
+import { McpOAuthProvider } from './oauth-provider';
+import { signInToServer, type SignInUi } from './oauth-signin';
+import { MemorySecretStore, ServerSecrets, type McpSecretStore } from './oauth-store';
 import { McpToolRegistrar } from './registrar';
 import { McpServerHandle } from './server-handle';
 import type { McpServerDef, McpServerStatus } from './types';
@@ -46,6 +49,12 @@ export interface McpManagerOptions {
   restartBackoff?: BackoffOptions;
   /** Start servers with no cached tool list when attached, so their tools appear (default true). */
   startUncached?: boolean;
+  /**
+   * OAuth for hosted servers: where tokens live (one secret per server url) and how the user signs
+   * in. Without a store, tokens live in memory for this run; without `ui`, a server that needs
+   * sign-in says `signInHint` (the CLI: only the editor signs in).
+   */
+  oauth?: { store?: McpSecretStore; ui?: SignInUi; signInHint?: string };
 }
 
 export class McpManager implements Disposable {
@@ -58,6 +67,7 @@ export class McpManager implements Disposable {
   private readonly inputs = new Map<string, Map<string, string>>();
   readonly problems: string[];
   readonly cache: McpCache;
+  private readonly secrets: McpSecretStore;
   private disposed = false;
 
   constructor(private readonly o: McpManagerOptions) {
@@ -67,6 +77,7 @@ export class McpManager implements Disposable {
     this.changed = new Emitter<void>({ onListenerError: (e) => logger.error(`MCP: a listener of the server list failed: ${e instanceof Error ? e.message : String(e)}`) });
     this.onDidChange = this.changed.event;
     const env = o.env ?? process.env;
+    this.secrets = o.oauth?.store ?? new MemorySecretStore();
     for (const def of o.servers) {
       const inputs = new Map<string, string>();
       this.inputs.set(def.name, inputs);
@@ -82,6 +93,8 @@ export class McpManager implements Disposable {
           preview: (d) => previewServer(d, { workspaceRoot: o.workspaceRoot, env }),
           rehash: (d) => currentDefinitionHash(d, o.workspaceRoot),
           startTimeoutMs: (o.startTimeoutS ?? 30) * 1000,
+          authProvider: (r) => new McpOAuthProvider(this.secrets, r.url!, { kind: 'connect' }),
+          signInHint: o.oauth?.signInHint,
           backoff: o.restartBackoff,
           logger,
           onTools: () => this.syncServer(def.name),
@@ -196,6 +209,32 @@ export class McpManager implements Disposable {
 
   async stop(name: string): Promise<void> {
     await this.handle(name).stop();
+  }
+
+  /**
+   * Signs in to a hosted server (the browser comes back to a loopback server; oauth-signin.ts),
+   * stores its tokens and reconnects it. Rejects with the reason: not a url server, blocked or
+   * declined, no way to sign in here, or the sign-in's own error.
+   */
+  async signIn(name: string, signal?: AbortSignal): Promise<void> {
+    const h = this.handle(name);
+    const ui = this.o.oauth?.ui;
+    if (h.def.transport === 'stdio') throw new Error(`the MCP server "${name}" runs a local command; only url servers sign in`);
+    if (!h.usable()) throw new Error(`the MCP server "${name}" cannot be used (${h.lastError ?? h.state})`);
+    if (!ui) throw new Error(`the MCP server "${name}" cannot sign in here: ${this.o.oauth?.signInHint ?? 'no way to open a browser'}`);
+    const r = await h.resolved();
+    await signInToServer({ serverName: name, serverUrl: r.url!, store: this.secrets, ui, signal });
+    await h.stop();
+    await h.ensureStarted();
+  }
+
+  /** Forgets a hosted server's tokens and registration and stops it; its next start needs sign-in again. */
+  async signOut(name: string): Promise<void> {
+    const h = this.handle(name);
+    if (h.def.transport === 'stdio') throw new Error(`the MCP server "${name}" runs a local command; it has no sign-in`);
+    const r = await h.resolved();
+    await new ServerSecrets(this.secrets, r.url!).clear();
+    await h.stop();
   }
 
   /** Forgets the user's answer for a workspace server, so its next start asks again. */

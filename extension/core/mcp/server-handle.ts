@@ -8,7 +8,8 @@ import type { Logger } from '../log';
 import { errorResult, type ToolContext, type ToolResult } from '../tools/types';
 import { Backoff, type BackoffOptions } from './backoff';
 import type { McpCache } from './cache';
-import { connectServer, type McpConnection } from './connect';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { connectServer, needsSignIn, type McpConnection } from './connect';
 import { consentView, type ConsentAnswer, type ConsentView } from './consent-text';
 import { toToolResult, type McpCallResult } from './results';
 import type { McpServerDef, McpServerState, McpToolInfo, ResolvedServer } from './types';
@@ -27,6 +28,10 @@ export interface ServerHandleOptions {
   /** The definition's hash now (its workspace scripts may have been edited since it was loaded). */
   rehash?(def: McpServerDef): string;
   startTimeoutMs: number;
+  /** The OAuth provider of a url server (connect mode), keyed by its resolved url. */
+  authProvider?(resolved: ResolvedServer): OAuthClientProvider | undefined;
+  /** How the user signs in, for the "needs sign-in" error (the host names its command, the CLI says it cannot). */
+  signInHint?: string;
   backoff?: BackoffOptions;
   logger: Logger;
   /** The tool list changed (first start, a refresh, or cleared). */
@@ -83,6 +88,11 @@ export class McpServerHandle {
 
   get pid(): number | undefined {
     return this.conn?.pid;
+  }
+
+  /** The definition with its variables substituted (the url a sign-in is for). */
+  resolved(): Promise<ResolvedServer> {
+    return this.o.resolve(this.o.def);
   }
 
   /** Re-evaluates trust and consent (the host calls this when Workspace Trust changes); true when the state changed. */
@@ -192,6 +202,7 @@ export class McpServerHandle {
         onToolsChanged: (tools) => opened && this.conn === opened && this.setTools(tools),
         onUnexpectedClose: (why) => opened && this.crashed(opened, why),
         signal: abort.signal,
+        authProvider: resolved.url ? this.o.authProvider?.(resolved) : undefined,
       });
       opened = conn;
       if (this.disposed) {
@@ -212,6 +223,13 @@ export class McpServerHandle {
         // stop() while starting: the user's choice, not a failure (no backoff).
         this.setState('stopped');
         throw new StartError('cancelled', `the MCP server "${d.name}" was stopped while it was starting`);
+      }
+      if (needsSignIn(e)) {
+        // Not a failure to back off from: nothing changes until the user signs in.
+        this.lastError = `needs sign-in: ${this.o.signInHint ?? 'run "Snowpea: Sign in to MCP server"'}`;
+        this.setState('needs-auth');
+        this.o.logger.info(`MCP server ${d.name} needs sign-in`);
+        throw new StartError('unavailable', `the MCP server "${d.name}" needs the user to sign in (${this.lastError}); ask the user to sign in, then try again`);
       }
       if (e instanceof McpConfigError) {
         this.lastError = e.message;

@@ -75,6 +75,8 @@ export type McpServerState =
   | 'blocked'
   /** The user declined to start it. */
   | 'declined'
+  /** A hosted server that answered 401 with OAuth metadata: the user has to sign in (oauth-signin.ts). */
+  | 'needs-auth'
   /** Its definition cannot be used (see lastError). */
   | 'error'
   | 'stopped';
