@@ -119,6 +119,8 @@ export function cliMcp(cwd: string, loaded: LoadedSettings, registry: ToolRegist
     workspaceRoot: cwd,
     startTimeoutS: loaded.settings['mcp.startTimeoutS'],
     logger: log,
+    // The CLI keeps no OAuth tokens: a hosted server that wants sign-in says so and the editor signs in.
+    oauth: { signInHint: 'the CLI does not sign in to MCP servers; use the Snowpea editor extension, or give the server an Authorization header in "headers"' },
     // --yes is consent for this run only; without a terminal nobody was asked, so nothing is remembered either way.
     confirmServer: async (_def, view) => (flags.yes ? { allow: true, remember: false } : interactive() ? await terminalConfirm(view.prompt) : { allow: false, remember: false }),
   });

@@ -1,3 +1,4 @@
+import { secretStore } from './mcp-oauth';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Agent } from '../core/agent/agent';
@@ -100,6 +101,7 @@ export class AgentHost implements vscode.Disposable {
       log,
       settings: () => this.loaded!,
       workspaceRoot: () => this.workspaceRoot,
+      secrets: secretStore(context.secrets),
     });
     this.settings = this.reloadSettings();
     this.editDiagnostics = new EditDiagnostics(log);

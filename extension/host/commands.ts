@@ -4,6 +4,7 @@ import type { AgentHost } from './agent-host';
 import { attachFiles } from './attach-commands';
 import { compactConversation } from './compact-command';
 import { showMcpServers } from './mcp-host';
+import { signInCommand, signOutCommand } from './mcp-oauth';
 import { originOf } from '../core/model/key-origin';
 import { apiKeySecretFor } from './api-key';
 import { requestBaseUrl } from '../core/model/providers/anthropic';
@@ -27,6 +28,12 @@ export interface CommandDeps {
   tree: ToolsTreeProvider;
   log: vscode.LogOutputChannel;
   secrets: vscode.SecretStorage;
+}
+
+/** The MCP server a tree item's command names, if any. */
+function serverOf(node: unknown): string | undefined {
+  const server = (node as { server?: unknown } | undefined)?.server;
+  return typeof server === 'string' ? server : undefined;
 }
 
 /** Every `Snowpea: ...` command, one handler each: a table, not a switch. */
@@ -55,6 +62,9 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.attachImage': () => attachFiles(d.chat, true),
     'snowpea.attachFile': () => attachFiles(d.chat, false),
     'snowpea.showMcpServers': () => showMcpServers(d.host.mcpManager()),
+    // From the palette (no argument) or the Tools tree's "needs sign-in" item (its node names the server).
+    'snowpea.mcpSignIn': (node) => signInCommand(d.host.mcpManager(), serverOf(node)),
+    'snowpea.mcpSignOut': (node) => signOutCommand(d.host.mcpManager(), serverOf(node)),
     'snowpea.closeBrowser': async () => {
       await closeAllBrowsers();
       void showInfo('Snowpea: browser closed.');

@@ -3,15 +3,18 @@ import type { Logger } from '../core/log';
 import { formatMcpServers, loadMcpConfig, McpManager, type McpConfig } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
 import type { ToolRegistry } from '../core/tools/registry';
+import type { McpSecretStore } from '../core/mcp/oauth-store';
 import { showWarning } from './dialogs';
+import { hostSignInUi } from './mcp-oauth';
 
 /**
  * MCP servers in VS Code: the first start of a workspace-defined server asks in a modal
  * (remembered per definition hash), `${input:...}` asks with an input box, Restricted Mode keeps
  * workspace-defined servers stopped. Tools go into the registry (and the Tools tree) as deferred
- * `mcp:<server>` groups.
+ * `mcp:<server>` groups. Hosted servers that want OAuth sign in through the browser (mcp-oauth.ts),
+ * their tokens in SecretStorage.
  */
-export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger; startTimeoutS?: number }): McpManager {
+export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: string; cacheDir: string; registry: ToolRegistry; log: Logger; startTimeoutS?: number; secrets: McpSecretStore }): McpManager {
   const { config } = opts;
   for (const p of config.problems) opts.log.warn(`MCP: ${p}`);
   const manager = new McpManager({
@@ -21,6 +24,7 @@ export function createMcpManager(opts: { config: McpConfig; workspaceRoot?: stri
     workspaceRoot: opts.workspaceRoot,
     startTimeoutS: opts.startTimeoutS,
     logger: opts.log,
+    oauth: { store: opts.secrets, ui: hostSignInUi },
     workspaceTrusted: () => vscode.workspace.isTrusted,
     // The whole definition as it will run (consent-text.ts), secrets masked.
     confirmServer: async (def, view) => {

@@ -5,7 +5,9 @@ import type { Logger } from '../core/log';
 import type { McpConfig, McpManager } from '../core/mcp';
 import type { LoadedSettings } from '../core/settings/load';
 import type { ToolRegistry } from '../core/tools/registry';
+import type { McpSecretStore } from '../core/mcp/oauth-store';
 import { createMcpManager, readMcpConfig } from './mcp-host';
+import { notifyNeedsSignIn } from './mcp-oauth';
 import { showMcpStartProgress } from './mcp-progress';
 
 /** One save shows up as several file events (create, change, change): they are read as one. */
@@ -33,6 +35,8 @@ export class McpLifecycle implements vscode.Disposable {
       log: Logger;
       settings: () => LoadedSettings;
       workspaceRoot: () => string | undefined;
+      /** Where hosted servers' OAuth tokens live (SecretStorage). */
+      secrets: McpSecretStore;
     },
   ) {
     this.fileWatch = this.watchConfigFiles();
@@ -83,8 +87,8 @@ export class McpLifecycle implements vscode.Disposable {
 
   private build(config: McpConfig): void {
     this.key = keyOf(config);
-    this.mcp = createMcpManager({ config, workspaceRoot: this.o.workspaceRoot(), cacheDir: this.o.cacheDir, registry: this.o.registry, log: this.o.log, startTimeoutS: this.o.settings().settings['mcp.startTimeoutS'] });
-    this.progress = showMcpStartProgress(this.mcp, this.o.log);
+    this.mcp = createMcpManager({ config, workspaceRoot: this.o.workspaceRoot(), cacheDir: this.o.cacheDir, registry: this.o.registry, log: this.o.log, startTimeoutS: this.o.settings().settings['mcp.startTimeoutS'], secrets: this.o.secrets });
+    this.progress = vscode.Disposable.from(showMcpStartProgress(this.mcp, this.o.log), notifyNeedsSignIn(this.mcp));
   }
 
   /** True when the list changed and the servers were replaced. */

@@ -9,7 +9,9 @@ import { escapeHidden } from '../core/text/hidden-chars';
 export type ToolNode = { kind: 'group'; group: string; tools: AnyTool[]; eager: boolean } | { kind: 'tool'; tool: AnyTool; eager: boolean };
 /** After the tools: the commands, agents, skills and instruction files the workspace and the user bring (library-host.ts). */
 type LibraryNode = { kind: 'library'; group: LibraryGroup } | { kind: 'entry'; group: LibraryGroup['title']; row: LibraryRow };
-type Node = ToolNode | LibraryNode;
+/** A hosted MCP server that needs sign-in (its tools stay away until then); a click signs in. */
+type McpAuthNode = { kind: 'mcpAuth'; server: string; target: string };
+type Node = ToolNode | LibraryNode | McpAuthNode;
 
 const LIBRARY_ICONS: Record<LibraryGroup['title'], string> = { Commands: 'symbol-event', Agents: 'hubot', Skills: 'book', 'Instruction files': 'note' };
 
@@ -27,6 +29,8 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly disposables = new DisposableStore();
+  /** The MCP manager whose state changes refresh the tree (the lifecycle replaces it when the server list changes). */
+  private watched?: { manager: object; sub: { dispose(): void } };
 
   constructor(private readonly host: AgentHost) {
     this.disposables.add(this.emitter);
@@ -57,10 +61,36 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
     // The order of the system prompt's Deferred line: browser, git, media, memory, fs, then MCP servers.
     const ordered = [...groups.entries()].sort(([a], [b]) => groupRank(a) - groupRank(b) || a.localeCompare(b));
     return [
+      ...this.needsSignIn(),
       { kind: 'group', group: 'Core', tools: eager, eager: true },
       ...ordered.map(([group, ts]): Node => ({ kind: 'group', group, tools: ts, eager: false })),
       ...this.host.library.groups().map((group): Node => ({ kind: 'library', group })),
     ];
+  }
+
+  /** MCP servers waiting for the user to sign in, first so they are seen. */
+  private needsSignIn(): McpAuthNode[] {
+    const mcp = this.host.existingMcpManager();
+    if (!mcp) return [];
+    if (this.watched?.manager !== mcp) {
+      this.watched?.sub.dispose();
+      this.watched = { manager: mcp, sub: mcp.onDidChange(() => this.refresh()) };
+    }
+    return mcp
+      .servers()
+      .filter((s) => s.state === 'needs-auth')
+      .map((s) => ({ kind: 'mcpAuth', server: s.name, target: s.target }));
+  }
+
+  private mcpAuthItem(node: McpAuthNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(escapeHidden(`mcp:${node.server}`), vscode.TreeItemCollapsibleState.None);
+    item.id = `mcpAuth:${node.server}`;
+    item.description = 'needs sign-in';
+    item.tooltip = escapeHidden(`${node.target}\nThis server wants OAuth sign-in; click to sign in (your browser opens after a confirmation).`);
+    item.iconPath = new vscode.ThemeIcon('key');
+    item.command = { command: 'snowpea.mcpSignIn', title: 'Sign in to MCP server', arguments: [node] };
+    item.contextValue = 'snowpea.mcpNeedsSignIn';
+    return item;
   }
 
   /** A group of the library, collapsed (the tools come first), or one of its entries: the text its files chose, escaped; a click opens the file. */
@@ -86,6 +116,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'library' || node.kind === 'entry') return this.libraryItem(node);
+    if (node.kind === 'mcpAuth') return this.mcpAuthItem(node);
     if (node.kind === 'group') {
       const item = new vscode.TreeItem(`${node.group} (${node.tools.length})`, vscode.TreeItemCollapsibleState.Expanded);
       // A stable id keeps a group the user collapsed collapsed when the tree refreshes.
@@ -117,6 +148,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<Node>, vscode.
   }
 
   dispose(): void {
+    this.watched?.sub.dispose();
     this.disposables.dispose();
   }
 }

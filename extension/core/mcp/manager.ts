@@ -220,6 +220,8 @@ export class McpManager implements Disposable {
     const h = this.handle(name);
     const ui = this.o.oauth?.ui;
     if (h.def.transport === 'stdio') throw new Error(`the MCP server "${name}" runs a local command; only url servers sign in`);
+    // A workspace server's trust and first-start question come before any sign-in (a start that needs sign-in stops at needs-auth).
+    if (h.state !== 'needs-auth' && h.state !== 'running') await h.ensureStarted().catch(() => undefined);
     if (!h.usable()) throw new Error(`the MCP server "${name}" cannot be used (${h.lastError ?? h.state})`);
     if (!ui) throw new Error(`the MCP server "${name}" cannot sign in here: ${this.o.oauth?.signInHint ?? 'no way to open a browser'}`);
     const r = await h.resolved();

@@ -15,8 +15,8 @@ import type { McpSecretStore } from './oauth-store';
 
 /** What the sign-in needs from the front end (the host's dialogs and browser; a test follows the URL itself). */
 export interface SignInUi {
-  /** Asked before the authorization page opens; false cancels. The host shows the URL's host, escaped. */
-  confirmOpen(authorizationUrl: URL, serverName: string): Promise<boolean>;
+  /** Asked before the authorization page opens; false cancels. The host shows both hosts, escaped. */
+  confirmOpen(authorizationUrl: URL, server: { name: string; url: string }): Promise<boolean>;
   /** Opens the authorization page in the user's browser. */
   open(authorizationUrl: URL): Promise<void>;
   /** The redirect the browser can reach for this loopback URL (VS Code's asExternalUri; identity when absent). */
@@ -113,7 +113,7 @@ export async function signInToServer(o: SignInOptions): Promise<void> {
       redirectUrl,
       state,
       onAuthorizationUrl: async (url) => {
-        if (!(await o.ui.confirmOpen(url, o.serverName))) throw new OAuthFlowError('the sign-in was cancelled');
+        if (!(await o.ui.confirmOpen(url, { name: o.serverName, url: o.serverUrl }))) throw new OAuthFlowError('the sign-in was cancelled');
         await o.ui.open(url);
       },
     });

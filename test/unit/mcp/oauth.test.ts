@@ -126,6 +126,20 @@ describe('MCP OAuth for hosted servers (authorization + resource server on 127.0
     assert.ok(!other.hits.some((h) => h.startsWith('as POST /token')), 'no refresh token went to the other authorization server');
   });
 
+  it('a workspace server asks its first-start question before any sign-in; declined, nothing opens', async () => {
+    fixture = await startOAuthMcpServer();
+    const workspace = tempDir('sp-mcp-ws-');
+    fs.writeFileSync(path.join(workspace, '.mcp.json'), JSON.stringify({ mcpServers: { hosted: { type: 'http', url: fixture.url } } }));
+    const browser = testBrowser();
+    let asked = 0;
+    const ws = managerFor({}, { workspace, oauth: { store: new MemorySecretStore(), ui: browser }, confirmServer: async () => (asked++, false), startUncached: false });
+    managers.push(ws.manager);
+    await assert.rejects(ws.manager.signIn('hosted'), /the MCP server "hosted" cannot be used \(the user declined to start this server\)/);
+    assert.equal(asked, 1);
+    assert.equal(browser.confirmed.length, 0);
+    assert.deepEqual(fixture.hits, [], 'the server was not contacted');
+  });
+
   it('a wrong state in the answer is refused, and no token is stored', async () => {
     fixture = await startOAuthMcpServer({ wrongState: 'forged' });
     const store = new MemorySecretStore();
