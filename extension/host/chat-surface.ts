@@ -77,6 +77,8 @@ export class ChatSurface implements vscode.Disposable {
     'changes.keep': (m) => this.d.host.edits.changes.keep(m.path),
     'changes.undo': (m) => this.d.host.edits.changes.undo(m.path),
     'changes.open': (m) => this.d.host.edits.changes.open(m.path),
+    'changes.keepHunk': (m) => this.d.host.edits.changes.keepHunk(m.path, m.key),
+    'changes.undoHunk': (m) => this.d.host.edits.changes.undoHunk(m.path, m.key),
     retry: () => this.d.host.retry(),
     history: async () => void (await vscode.commands.executeCommand('snowpea.resumeSession')),
     compact: (m) => compactConversation(this.d.host, this.d.log, m.focus),

@@ -74,6 +74,8 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     'snowpea.review.reject': (uri) => d.host.edits.review.answer('deny', uri),
     'snowpea.changes.keepAll': () => d.host.edits.changes.keep(),
     'snowpea.changes.undoAll': () => d.host.edits.changes.undo(),
+    'snowpea.changes.keepHunk': () => d.host.edits.changes.hunkAtCursor('keep'),
+    'snowpea.changes.undoHunk': () => d.host.edits.changes.hunkAtCursor('undo'),
     'snowpea.setApiKey': async () => {
       // Bound to where requests go: the anthropic provider's endpoint, else model.baseUrl.
       const baseUrl = requestBaseUrl(d.host.currentSettings());

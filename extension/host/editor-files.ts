@@ -32,7 +32,7 @@ export function createEditorFileReader(): FileReader {
 }
 
 /** The smallest single range of `doc` to replace for it to read `text` (cursors and marks elsewhere stay put). */
-function changedRange(doc: vscode.TextDocument, text: string): { range: vscode.Range; text: string } {
+export function changedRange(doc: vscode.TextDocument, text: string): { range: vscode.Range; text: string } {
   const old = doc.getText();
   let start = 0;
   const max = Math.min(old.length, text.length);

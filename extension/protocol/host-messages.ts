@@ -57,7 +57,22 @@ export const transcriptEntrySchema = z.discriminatedUnion('role', [
 ]);
 
 /** One file a turn's auto-approved edits changed: its path as shown, line counts against the turn's start, created by the agent. */
-export const changedFileSchema = z.object({ path: z.string(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative(), created: z.boolean() });
+/** One hunk of a changed file as the list shows it: where it starts now (1-based), its lines (shortened past a limit, `cut` says by how many). */
+export const changedHunkSchema = z.object({
+  key: z.string(),
+  line: z.number().int().positive(),
+  removed: z.array(z.string()),
+  added: z.array(z.string()),
+  cut: z.number().int().nonnegative(),
+});
+export const changedFileSchema = z.object({
+  path: z.string(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  created: z.boolean(),
+  /** Its hunks, to keep or undo one at a time; absent for a file the agent created or one too large to split. */
+  hunks: z.array(changedHunkSchema).optional(),
+});
 
 /** What the chat's header and notices show of a session and the window: `init` carries it, `header` updates it. */
 const headerFields = {
@@ -191,4 +206,5 @@ export type ImageMeta = z.infer<typeof imageMetaSchema>;
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
 export type InitMessage = Extract<HostMessage, { type: 'init' }>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;
+export type ChangedHunk = z.infer<typeof changedHunkSchema>;
 export type BudgetRequestMessage = Extract<HostMessage, { type: 'budget.request' }>;

@@ -60,6 +60,9 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('changes.keep'), path: z.string().optional() }),
   z.object({ type: z.literal('changes.undo'), path: z.string().optional() }),
   z.object({ type: z.literal('changes.open'), path: z.string() }),
+  /** Keep or Undo one hunk of a listed file: `key` as the list gave it. */
+  z.object({ type: z.literal('changes.keepHunk'), path: z.string(), key: z.string().max(100) }),
+  z.object({ type: z.literal('changes.undoHunk'), path: z.string(), key: z.string().max(100) }),
   /** Run the last prompt again (after a provider error); the host re-sends it as a new turn. */
   z.object({ type: z.literal('retry') }),
   /** Insert a code block from the chat at the cursor of the active editor. */

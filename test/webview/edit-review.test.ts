@@ -63,4 +63,43 @@ describe('webview: edit review card and changed files (issue 19)', function () {
     await chat.host({ type: 'changes.list', files: [] });
     await list.waitFor({ state: 'detached' });
   });
+
+  it('issue 30 hunks: a file expands to its hunks, lines escaped, each with Keep and Undo; the file-level buttons stay', async () => {
+    const chat = await env.open();
+    await chat.init();
+    const hunks = [
+      { key: 'h1-0', line: 2, removed: ['const a = 1;'], added: ['const a = 2; // \u202Eevil'], cut: 0 },
+      { key: 'h2-0', line: 9, removed: [], added: ['one', 'two'], cut: 3 },
+    ];
+    await chat.host({ type: 'changes.list', files: [{ path: 'src/a.ts', added: 3, removed: 1, created: false, hunks }, { path: 'new.ts', added: 1, removed: 0, created: true }] });
+    const list = chat.page.getByRole('region', { name: 'Files changed this turn' });
+    const row = list.locator('[data-path="src/a.ts"]');
+    await row.waitFor();
+    // Collapsed at first; a created file has no hunks to show.
+    assert.equal(await row.locator('.hunk').count(), 0);
+    assert.equal(await list.locator('[data-path="new.ts"] .toggle-hunks').count(), 0);
+    await list.getByRole('button', { name: 'Show the 2 hunks of src/a.ts' }).click();
+    const shown = list.getByRole('list', { name: 'Hunks of src/a.ts' });
+    await shown.waitFor();
+    const first = shown.locator('[data-key="h1-0"]');
+    assert.match(await first.innerText(), /Line 2[\s\S]*− const a = 1;[\s\S]*\+ const a = 2; \/\/ <U\+202E>evil/);
+    assert.equal(await first.locator('[data-kind="hidden-char"]').count(), 1);
+    assert.match(await shown.locator('[data-key="h2-0"]').innerText(), /\+ two[\s\S]*… 3 more lines in the diff/);
+    await shown.getByRole('button', { name: 'Undo the hunk at line 9 of src/a.ts' }).click();
+    await shown.getByRole('button', { name: 'Keep the hunk at line 2 of src/a.ts' }).click();
+    await list.getByRole('button', { name: 'Undo src/a.ts' }).click();
+    await chat.waitForPosted('changes.undo');
+    const sent = (await chat.posted()).filter((m) => m.type.startsWith('changes.'));
+    assert.deepEqual(sent, [
+      { type: 'changes.undoHunk', path: 'src/a.ts', key: 'h2-0' },
+      { type: 'changes.keepHunk', path: 'src/a.ts', key: 'h1-0' },
+      { type: 'changes.undo', path: 'src/a.ts' },
+    ]);
+    // The host sends the list again with the hunk gone: the file stays open, showing what is left.
+    await chat.host({ type: 'changes.list', files: [{ path: 'src/a.ts', added: 1, removed: 1, created: false, hunks: [hunks[0]] }] });
+    await shown.locator('[data-key="h2-0"]').waitFor({ state: 'detached' });
+    assert.equal(await shown.locator('.hunk').count(), 1);
+    await list.getByRole('button', { name: 'Hide the 1 hunk of src/a.ts' }).click();
+    await shown.waitFor({ state: 'detached' });
+  });
 });

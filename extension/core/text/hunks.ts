@@ -87,3 +87,23 @@ export function keepHunk(before: string, after: string, key: string): string {
   lines.splice(h.oldStart, h.removed.length, ...h.added);
   return lines.join('');
 }
+
+/**
+ * The hunk at 0-based `line` of the text now (`side` 'new') or of the earlier text ('old'), as a
+ * cursor in either side of a diff finds it. A hunk that only removes lines sits between two lines
+ * of the text now: the line just before or just after it finds it.
+ */
+export function hunkAt(hunks: Hunk[], line: number, side: 'old' | 'new'): Hunk | undefined {
+  const span = (h: Hunk) => (side === 'new' ? [h.newStart, h.added.length] : [h.oldStart, h.removed.length]);
+  const inside = hunks.find((h) => {
+    const [start, n] = span(h);
+    return line >= start && line < start + n;
+  });
+  return (
+    inside ??
+    hunks.find((h) => {
+      const [start, n] = span(h);
+      return n === 0 && (line === start || line === start - 1);
+    })
+  );
+}

@@ -40,7 +40,7 @@ export class ChangeDecorations implements vscode.Disposable {
         editor.setDecorations(this.type, []);
         continue;
       }
-      const hover = new vscode.MarkdownString('Changed by Snowpea this turn: **Keep** or **Undo** in the chat.');
+      const hover = new vscode.MarkdownString('Changed by Snowpea this turn: **Keep** or **Undo** it in the chat, or this hunk with the editor title\'s Keep/Undo Hunk at Cursor.');
       editor.setDecorations(
         this.type,
         changedLines(before, text).map((line) => ({ range: new vscode.Range(line, 0, line, 0), hoverMessage: hover })),

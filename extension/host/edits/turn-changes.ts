@@ -1,13 +1,16 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hunkAt, HunkGoneError, keepHunk, lineText, splitHunks, undoHunk, type Hunk } from '../../core/text/hunks';
 import { lineCounts } from '../../core/tools/core/proposal';
 import { decodeText } from '../../core/tools/text';
-import type { ChangedFile, HostMessage } from '../../protocol';
+import type { ChangedFile, ChangedHunk, HostMessage } from '../../protocol';
 import { findOpenDocument } from '../editor-files';
-import type { BeforeTexts } from './proposal-provider';
+import { realPath } from '../real-path';
+import { checkUtf8, currentText, encodeLike, putText } from './hunk-writes';
+import { BEFORE_SCHEME, type BeforeTexts } from './proposal-provider';
 import { realFolder, undoWrite } from './undo-write';
-import { showError } from '../dialogs';
+import { showError, showInfo } from '../dialogs';
 
 interface Tracked {
   abs: string;
@@ -18,6 +21,10 @@ interface Tracked {
   folder: string;
   /** The open document's text then, when it held unsaved edits (Undo puts them back). */
   unsaved?: string;
+  /** The earlier text with the hunks the user kept taken in (set once one is): what is left to decide is measured against it. */
+  base?: string;
+  /** The left sides of the diffs opened for it, redrawn when a hunk is kept. */
+  lefts: string[];
 }
 
 export interface TurnChangesDeps {
@@ -30,6 +37,14 @@ export interface TurnChangesDeps {
 }
 
 const textOf = (bytes: Uint8Array | null) => (bytes ? decodeText(bytes).text : '');
+const baseOf = (t: Tracked) => t.base ?? textOf(t.before);
+
+/** Files larger than this (in characters) are listed without hunks: Keep or Undo the whole file. */
+const MAX_HUNK_TEXT = 1_000_000;
+/** More hunks than this in a file: listed without them. */
+const MAX_HUNKS = 200;
+/** Lines shown of each side of a hunk in the list. */
+const SHOWN_LINES = 12;
 
 /**
  * The files a turn's auto-approved writes changed, with each file's bytes before the first of
@@ -50,7 +65,7 @@ export class TurnChanges {
   /** The text a changed file had before the turn, for the line marks; undefined for others. */
   beforeText(absPath: string): string | undefined {
     const t = this.files.get(absPath);
-    return t ? textOf(t.before) : undefined;
+    return t ? baseOf(t) : undefined;
   }
 
   /** Before an agent write: keeps the file's bytes the first time the turn writes it. */
@@ -64,7 +79,8 @@ export class TurnChanges {
     }
     const doc = findOpenDocument(absPath);
     const folder = (await realFolder(absPath)) ?? path.dirname(absPath);
-    this.files.set(absPath, { abs: absPath, display: this.display(absPath), before, folder, ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) });
+    this.files.set(absPath, { abs: absPath, display: this.display(absPath), before, folder, lefts: [], ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) });
+    this.noteFiles();
   }
 
   afterWrite(): void {
@@ -107,11 +123,79 @@ export class TurnChanges {
     if (failed.length) void showError(`Snowpea could not undo ${failed.join(', ')}.`);
   }
 
+  /** Keeps one hunk of a listed file (`key` as listed): it leaves the list; the file does once nothing is left to decide. */
+  async keepHunk(display: string, key: string): Promise<void> {
+    await this.onHunk(display, async (t, now) => {
+      t.base = keepHunk(baseOf(t), now.text, key);
+      for (const left of t.lefts) this.deps.before.set(left, t.display, t.base);
+      return t.base;
+    });
+  }
+
+  /** Puts one hunk's old lines back (`key` as listed), leaving the file's other lines as they are. */
+  async undoHunk(display: string, key: string): Promise<void> {
+    await this.onHunk(display, async (t, now) => {
+      const text = undoHunk(baseOf(t), now.text, key);
+      await putText(t.abs, t.folder, text, now);
+      this.deps.invalidate(t.abs);
+      return text;
+    });
+  }
+
+  /** The diff editor's (or the editor's) Keep or Undo Hunk at Cursor: the hunk under the active editor's cursor. */
+  async hunkAtCursor(action: 'keep' | 'undo'): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    let uri = editor?.document.uri;
+    let side: 'old' | 'new' = 'new';
+    if (uri?.scheme === BEFORE_SCHEME) {
+      // The cursor is in the diff's left side: the file is the diff's right side.
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      uri = input instanceof vscode.TabInputTextDiff && input.original.toString() === uri.toString() ? input.modified : undefined;
+      side = 'old';
+    }
+    const t = uri?.scheme === 'file' ? (this.files.get(uri.fsPath) ?? this.files.get(realPath(uri.fsPath))) : undefined;
+    if (!editor || !t) {
+      void showInfo('Snowpea: this editor shows no file the last turn changed; open one from the chat\'s list of changed files.');
+      return;
+    }
+    if (t.before === null) {
+      void showInfo(`Snowpea: ${t.display} was created this turn; Keep or Undo the whole file in the chat.`);
+      return;
+    }
+    const hunk = hunkAt(splitHunks(baseOf(t), (await currentText(t.abs)).text), editor.selection.active.line, side);
+    if (!hunk) {
+      void showInfo(`Snowpea: the cursor is not on a change of ${t.display} left to decide; put it on a changed line.`);
+      return;
+    }
+    await (action === 'keep' ? this.keepHunk(t.display, hunk.key) : this.undoHunk(t.display, hunk.key));
+  }
+
+  /** Runs `act` on the hunk; the file leaves the list when nothing is left to decide, and the list is sent again. */
+  private async onHunk(display: string, act: (t: Tracked, now: Awaited<ReturnType<typeof currentText>>) => Promise<string>): Promise<void> {
+    const t = this.pick(display)[0];
+    if (!t) return;
+    try {
+      if (t.before === null) throw new Error(`Snowpea created ${t.display} this turn; Keep or Undo the whole file`);
+      const now = await currentText(t.abs);
+      checkUtf8(t.before, t.display);
+      checkUtf8(now.unsavedDoc ? null : now.bytes, t.display);
+      const after = await act(t, now);
+      if (!splitHunks(baseOf(t), after).length) this.forget([t]);
+      else this.deps.redraw();
+    } catch (e) {
+      if (e instanceof HunkGoneError) void showInfo(`Snowpea: ${e.message}; the list shows ${t.display} as it is now.`);
+      else void showError(`Snowpea could not change ${t.display} (${(e as Error).message}).`);
+    }
+    this.deps.post(await this.listMessage());
+  }
+
   /** The diff of a changed file: its text before the turn against the file now. */
   async open(display: string): Promise<void> {
     const t = this.pick(display)[0];
     if (!t) return;
-    const left = this.deps.before.set(`changes-${++this.opened}`, t.display, textOf(t.before));
+    const key = `changes-${++this.opened}`;
+    t.lefts.push(key);
+    const left = this.deps.before.set(key, t.display, baseOf(t));
     const name = path.basename(t.abs);
     await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(t.abs), `${name} (before this turn ↔ now)`, { preview: true });
   }
@@ -122,16 +206,24 @@ export class TurnChanges {
 
   private forget(list: Tracked[]): void {
     for (const t of list) this.files.delete(t.abs);
+    this.noteFiles();
     this.deps.redraw();
+  }
+
+  /** The editor title's Keep/Undo Hunk at Cursor show on the files listed (`resourcePath in snowpea.changedFiles`). */
+  private noteFiles(): void {
+    const paths = [...this.files.keys()].flatMap((abs) => [abs, vscode.Uri.file(abs).path]);
+    void vscode.commands.executeCommand('setContext', 'snowpea.changedFiles', [...new Set(paths)]);
   }
 
   /** Puts the file's earlier bytes back exactly (or deletes a file the agent created), never through a link; an open document follows. */
   private async restore(t: Tracked): Promise<void> {
-    await undoWrite(t.abs, t.before, t.folder);
+    // Hunks kept: the file goes back to the earlier text with those taken in, not to the bytes before the turn.
+    await undoWrite(t.abs, t.base === undefined ? t.before : encodeLike(t.base, t.before), t.folder);
     const doc = findOpenDocument(t.abs);
     if (doc && (doc.isDirty || t.unsaved !== undefined)) {
       // The disk is already right; the document returns to what it showed (unsaved edits included).
-      const text = t.unsaved ?? textOf(t.before);
+      const text = t.base ?? t.unsaved ?? textOf(t.before);
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
       await vscode.workspace.applyEdit(edit);
@@ -142,16 +234,27 @@ export class TurnChanges {
   private async listMessage(): Promise<HostMessage> {
     const files: ChangedFile[] = [];
     for (const t of this.files.values()) {
-      let now: Uint8Array | null = null;
-      try {
-        now = await fs.readFile(t.abs);
-      } catch {
-        /* deleted since: listed against an empty file */
-      }
-      const doc = findOpenDocument(t.abs);
-      const after = doc ? doc.getText() : textOf(now);
-      files.push({ path: t.display, created: t.before === null, ...lineCounts(textOf(t.before), after) });
+      // Deleted since: listed against an empty file.
+      const after = (await currentText(t.abs)).text;
+      const before = baseOf(t);
+      const hunks = this.listedHunks(t, before, after);
+      files.push({ path: t.display, created: t.before === null, ...lineCounts(before, after), ...(hunks ? { hunks } : {}) });
     }
     return { type: 'changes.list', files };
   }
+
+  /** The file's hunks for the list; none for a file the agent created, one not UTF-8, or one too large. */
+  private listedHunks(t: Tracked, before: string, after: string): ChangedHunk[] | undefined {
+    if (t.before === null || before.length > MAX_HUNK_TEXT || after.length > MAX_HUNK_TEXT) return undefined;
+    if (decodeText(t.before).encodingNote) return undefined;
+    const hunks = splitHunks(before, after);
+    if (hunks.length > MAX_HUNKS) return undefined;
+    return hunks.map((h) => shown(h));
+  }
+}
+
+function shown(h: Hunk): ChangedHunk {
+  const removed = h.removed.slice(0, SHOWN_LINES).map(lineText);
+  const added = h.added.slice(0, SHOWN_LINES).map(lineText);
+  return { key: h.key, line: h.newStart + 1, removed, added, cut: h.removed.length + h.added.length - removed.length - added.length };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HunkGoneError, keepHunk, lineText, linesWithEnds, splitHunks, undoHunk } from '../../../extension/core/text/hunks';
+import { HunkGoneError, hunkAt, keepHunk, lineText, linesWithEnds, splitHunks, undoHunk } from '../../../extension/core/text/hunks';
 
 const lines = (...l: string[]) => l.map((x) => `${x}\n`).join('');
 
@@ -93,5 +93,20 @@ describe('hunks (issue 30: keep or undo one change of a file)', () => {
     const left = splitHunks(base, after);
     assert.deepEqual(left.map((h) => h.key), [second.key]);
     assert.deepEqual(splitHunks(keepHunk(base, after, second.key), after), []);
+  });
+});
+
+describe('hunks: the one at a cursor (the diff editor\'s Keep/Undo Hunk at Cursor)', () => {
+  it('finds the hunk holding the line on either side, and a removal from the lines around it', () => {
+    const before = lines('a', 'b', 'c', 'd', 'e');
+    const after = lines('a', 'B1', 'B2', 'c', 'e');
+    const hunks = splitHunks(before, after);
+    assert.equal(hunks.length, 2);
+    assert.equal(hunkAt(hunks, 2, 'new'), hunks[0]);
+    assert.equal(hunkAt(hunks, 1, 'old'), hunks[0]);
+    assert.equal(hunkAt(hunks, 0, 'new'), undefined);
+    // 'd' was removed: between 'c' (line 3) and 'e' (line 4) now; line 3 of the old text.
+    assert.equal(hunkAt(hunks, 4, 'new'), hunks[1]);
+    assert.equal(hunkAt(hunks, 3, 'old'), hunks[1]);
   });
 });

@@ -50,6 +50,9 @@ export interface ChatActions extends AttachActions {
   keepChanges(path?: string): void;
   undoChanges(path?: string): void;
   openChange(path: string): void;
+  /** One hunk of a listed file (`key` as listed): keep it, or put its old lines back. */
+  keepHunk(path: string, key: string): void;
+  undoHunk(path: string, key: string): void;
   insertCode(code: string, language?: string): void;
   /** A user message's restore action: files back to before the message of `turn`; `rewind` takes the conversation back too (the host confirms first). */
   restoreCheckpoint(turn: number, rewind: boolean): void;
@@ -147,6 +150,8 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     keepChanges: (path) => void bridge.post({ type: 'changes.keep', ...(path === undefined ? {} : { path }) }),
     undoChanges: (path) => void bridge.post({ type: 'changes.undo', ...(path === undefined ? {} : { path }) }),
     openChange: (path) => void bridge.post({ type: 'changes.open', path }),
+    keepHunk: (path, key) => void bridge.post({ type: 'changes.keepHunk', path, key }),
+    undoHunk: (path, key) => void bridge.post({ type: 'changes.undoHunk', path, key }),
     insertCode: (code, language) => void bridge.post({ type: 'insertCode', code, ...(language ? { language } : {}) }),
     restoreCheckpoint(turn, rewind) {
       const session = store.getState().session;
