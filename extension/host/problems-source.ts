@@ -10,7 +10,7 @@ import { codeOf, SEVERITY } from './edit-diagnostics';
 export function workspaceProblems(): ProblemEntry[] {
   const out: ProblemEntry[] = [];
   for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
-    const path = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri, false) : uri.toString(true);
+    const path = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1) : uri.toString(true);
     for (const d of diagnostics) {
       out.push({
         path,

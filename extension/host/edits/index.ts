@@ -29,7 +29,7 @@ export class EditSupport implements vscode.Disposable {
     this.review = new DiffReview(this.before, this.proposals, deps.warn);
     this.changes = new TurnChanges(
       { post: deps.post, invalidate: deps.invalidate, before: this.before, redraw: () => this.decorations.refresh() },
-      (p) => vscode.workspace.asRelativePath(p, false),
+      (p) => vscode.workspace.asRelativePath(p, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
     );
     this.decorations = new ChangeDecorations((p) => this.changes.beforeText(p));
     this.disposables = [
