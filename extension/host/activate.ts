@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './agent-host';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chat-view';
-import { registerCommands } from './commands';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chat-view';
+import { registerCommands } from './commands/commands';
 import { createLog } from './log';
-import { useVsCodeRipgrep } from './ripgrep';
-import { createStatusBar } from './status-bar';
-import { ToolSchemaDocuments } from './tool-schema-docs';
-import { ToolsTreeProvider } from './tools-tree';
+import { useVsCodeRipgrep } from './workspace/ripgrep';
+import { createStatusBar } from './chat/status-bar';
+import { ToolSchemaDocuments } from './tree/tool-schema-docs';
+import { ToolsTreeProvider } from './tree/tools-tree';
 
 let host: AgentHost | undefined;
 

@@ -4,7 +4,7 @@ import type { AnyTool } from './types';
 
 /**
  * What a tool card shows of a call, computed here once: the live events (agent/loop.ts) and the
- * replay of a stored session (host/transcript.ts) carry these strings, and the webview shows
+ * replay of a stored session (host/chat/transcript.ts) carry these strings, and the webview shows
  * them as they are.
  */
 

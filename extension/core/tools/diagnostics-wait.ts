@@ -2,7 +2,7 @@
  * The wait for VS Code's diagnostics around an edit, without VS Code: which edits wait at all
  * (only files of a language something checks) and when a wait ends (the file's diagnostics changed
  * after the edit and then stayed quiet). The host feeds in the events and the facts it reads from
- * VS Code (extension/host/edit-diagnostics.ts); the clock is injected so tests drive it.
+ * VS Code (extension/host/edits/edit-diagnostics.ts); the clock is injected so tests drive it.
  */
 
 /** Timers for the settle wait: the real ones in the host, a fake one in tests. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { changedLines } from '../../core/tools/core/proposal';
-import { realPath } from '../real-path';
+import { realPath } from '../workspace/real-path';
 
 /** Files larger than this get no line marks (the diff would cost more than the mark is worth). */
 const MAX_TEXT = 2_000_000;

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { decodeText } from '../../core/tools/text';
-import { changedRange, findOpenDocument } from '../editor-files';
+import { changedRange, findOpenDocument } from '../workspace/editor-files';
 import { undoWrite } from './undo-write';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];

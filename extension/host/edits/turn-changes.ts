@@ -5,8 +5,8 @@ import { hunkAt, HunkGoneError, keepHunk, lineText, splitHunks, undoHunk, type H
 import { lineCounts } from '../../core/tools/core/proposal';
 import { decodeText } from '../../core/tools/text';
 import type { ChangedFile, ChangedHunk, HostMessage } from '../../protocol';
-import { findOpenDocument } from '../editor-files';
-import { realPath } from '../real-path';
+import { findOpenDocument } from '../workspace/editor-files';
+import { realPath } from '../workspace/real-path';
 import { checkUtf8, currentText, encodeLike, putText } from './hunk-writes';
 import { BEFORE_SCHEME, type BeforeTexts } from './proposal-provider';
 import { realFolder, undoWrite } from './undo-write';

@@ -8,7 +8,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 /** The command ids the host registers: the keys of its command tables (a table, not a switch). */
 function registeredIds(): Set<string> {
   const ids = new Set<string>();
-  for (const file of ['extension/host/commands.ts', 'extension/host/tool-commands.ts']) {
+  for (const file of ['extension/host/commands/commands.ts', 'extension/host/tree/tool-commands.ts']) {
     const text = fs.readFileSync(path.join(root, file), 'utf8');
     for (const m of text.matchAll(/^\s*'(snowpea\.[A-Za-z.]+)':/gm)) ids.add(m[1]);
   }

@@ -18,12 +18,12 @@ describe('red team N2 (VS Code dialogs): names a repository or a model chose sho
   this.timeout(30000);
   const w = checkpointWorld('sp-host-dialogs');
   let shown: Shown[];
-  let restoreCheckpoint: typeof import('../../../extension/host/checkpoint-commands').restoreCheckpoint;
+  let restoreCheckpoint: typeof import('../../../extension/host/checkpoints/checkpoint-commands').restoreCheckpoint;
   let dialogs: typeof import('../../../extension/host/dialogs');
 
   before(async () => {
     (vscodeStandIn as Record<string, unknown>).ProgressLocation = { Window: 10 };
-    ({ restoreCheckpoint } = await import('../../../extension/host/checkpoint-commands'));
+    ({ restoreCheckpoint } = await import('../../../extension/host/checkpoints/checkpoint-commands'));
     dialogs = await import('../../../extension/host/dialogs');
   });
 

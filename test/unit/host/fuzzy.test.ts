@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { fuzzyScore } from '../../../extension/host/fuzzy';
+import { fuzzyScore } from '../../../extension/host/workspace/fuzzy';
 
 describe('fuzzy file matching for @ mentions', () => {
   const rank = (paths: string[], q: string) =>

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { recordingLogger } from '../../fixtures/recording-logger';
 import { ModelError, type WireMessage, type WireTool } from '../../../extension/core/model/types';
-import { lmApiFrom, type LmApi, type LmChat } from '../../../extension/host/lm-api';
-import { createLmClient, requestText } from '../../../extension/host/lm-client';
-import { LM_IMAGE_UNSUPPORTED, toLmMessages } from '../../../extension/host/lm-messages';
+import { lmApiFrom, type LmApi, type LmChat } from '../../../extension/host/lm/lm-api';
+import { createLmClient, requestText } from '../../../extension/host/lm/lm-client';
+import { LM_IMAGE_UNSUPPORTED, toLmMessages } from '../../../extension/host/lm/lm-messages';
 
 /**
  * The vscode.lm adapter against an in-process stand-in for the editor's API: the same class

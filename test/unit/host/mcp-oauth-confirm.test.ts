@@ -20,7 +20,7 @@ describe('MCP sign-in confirmation (VS Code modal)', () => {
       shown.push({ text, detail: options?.detail, buttons: rest.filter((r): r is string => typeof r === 'string') });
       return Promise.resolve(answer);
     };
-    const { hostSignInUi } = await import('../../../extension/host/mcp-oauth');
+    const { hostSignInUi } = await import('../../../extension/host/mcp/mcp-oauth');
     const ok = await hostSignInUi.confirmOpen(new URL(authUrl), { name, url: serverUrl });
     return { ok, shown };
   }

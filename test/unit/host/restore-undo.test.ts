@@ -16,12 +16,12 @@ describe('VS Code Restore offers "Undo restore" (reliability N6, host)', functio
   const w = checkpointWorld('sp-host-undo');
   let shown: Shown[];
   let answer: (s: Shown) => string | undefined;
-  let restoreCheckpoint: typeof import('../../../extension/host/checkpoint-commands').restoreCheckpoint;
+  let restoreCheckpoint: typeof import('../../../extension/host/checkpoints/checkpoint-commands').restoreCheckpoint;
 
   before(async () => {
     // Before the host module loads: its `import * as vscode` sees the properties the stand-in has then.
     (vscodeStandIn as Record<string, unknown>).ProgressLocation = { Window: 10 };
-    ({ restoreCheckpoint } = await import('../../../extension/host/checkpoint-commands'));
+    ({ restoreCheckpoint } = await import('../../../extension/host/checkpoints/checkpoint-commands'));
   });
 
   beforeEach(() => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MAX_RECORDED_CHARS, TerminalRecorder, type TerminalWindow } from '../../../extension/host/terminal-output';
+import { MAX_RECORDED_CHARS, TerminalRecorder, type TerminalWindow } from '../../../extension/host/workspace/terminal-output';
 import { waitUntil } from '../../fixtures/eventually';
 
 /** An event as vscode.Event is: subscribe, get a disposable. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../extension/core/conversation/events';
 import type { Message } from '../../../extension/core/conversation/messages';
-import { toTranscript } from '../../../extension/host/transcript';
+import { toTranscript } from '../../../extension/host/chat/transcript';
 import type { TranscriptEntry } from '../../../extension/protocol';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { docsLookup, reopenStored } from './replay-world';

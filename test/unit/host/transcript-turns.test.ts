@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Session } from '../../../extension/core/conversation/session';
-import { toTranscript } from '../../../extension/host/transcript';
+import { toTranscript } from '../../../extension/host/chat/transcript';
 import type { TranscriptEntry } from '../../../extension/protocol';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { reopenStored } from './replay-world';

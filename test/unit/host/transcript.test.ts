@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { toTranscript } from '../../../extension/host/transcript';
+import { toTranscript } from '../../../extension/host/chat/transcript';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { makePng } from '../../fixtures/images/make';
 import { docsLookup, reopenStored } from './replay-world';

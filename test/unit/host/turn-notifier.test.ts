@@ -1,6 +1,6 @@
 import { vscodeStandIn } from './vscode-stand-in';
 import assert from 'node:assert/strict';
-import type { TurnNotifier as Notifier } from '../../../extension/host/turn-notifier';
+import type { TurnNotifier as Notifier } from '../../../extension/host/chat/turn-notifier';
 
 interface Shown {
   kind: 'info' | 'warning';
@@ -16,7 +16,7 @@ describe('host: notifications while the window is not focused (issue 30 item 3)'
   let answer: string | undefined;
 
   before(async () => {
-    ({ TurnNotifier } = await import('../../../extension/host/turn-notifier'));
+    ({ TurnNotifier } = await import('../../../extension/host/chat/turn-notifier'));
   });
   after(() => {
     for (const k of Object.keys(window)) if (!(k in original)) delete window[k];

@@ -16,10 +16,10 @@ function contextWith(state = new Map<string, unknown>()): vscode.ExtensionContex
 describe('red team N9/H2 in VS Code: a model endpoint a workspace chose is used only after the user says so', () => {
   let asked: Array<{ text: string; detail?: string }>;
   let answer: string | undefined;
-  let confirmWorkspaceEndpoint: typeof import('../../../extension/host/workspace-endpoint').confirmWorkspaceEndpoint;
+  let confirmWorkspaceEndpoint: typeof import('../../../extension/host/settings/workspace-endpoint').confirmWorkspaceEndpoint;
 
   before(async () => {
-    ({ confirmWorkspaceEndpoint } = await import('../../../extension/host/workspace-endpoint'));
+    ({ confirmWorkspaceEndpoint } = await import('../../../extension/host/settings/workspace-endpoint'));
   });
 
   const original = { ...vscodeStandIn.window };

@@ -5,7 +5,7 @@ import { makeGrepTool } from '../../../extension/core/tools/core/grep';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
 import { GREP_WORKER_BUNDLE, locateGrepWorker, makeJsGrepBackend } from '../../../extension/core/tools/search/grep-js';
 import { findRipgrep, packagedRipgrep, setBundledRipgrep } from '../../../extension/core/tools/search/grep-rg';
-import { findVsCodeRipgrep, ripgrepCandidates, useVsCodeRipgrep } from '../../../extension/host/ripgrep';
+import { findVsCodeRipgrep, ripgrepCandidates, useVsCodeRipgrep } from '../../../extension/host/workspace/ripgrep';
 import { call, makeCtx, tempDir, writeTree } from './helpers';
 
 const SEARCH_DIR = path.resolve(__dirname, '../../../extension/core/tools/search');
