@@ -78,7 +78,10 @@ describe('e2e: the composer: @problems and the model picker (issue 30)', functio
     // The shell reports its commands once its integration has loaded: its prompt has a decoration then.
     await page.locator('.terminal-wrapper.active .xterm').waitFor();
     await page.locator('.terminal-wrapper.active .xterm').click();
-    await page.keyboard.type('echo snowpea-$((6*7)); printf "\\033[31mred\\033[0m\\n"; false');
+    // VS Code hands shell-integration output to extensions in buffered batches, and a batch still in
+    // flight when the command ends is lost to them (a known VS Code race, microsoft/vscode#237208):
+    // the pauses let the output arrive before the command's end, as a real command's usually does.
+    await page.keyboard.type('sleep 1; echo snowpea-$((6*7)); printf "\\033[31mred\\033[0m\\n"; sleep 1; false');
     await page.keyboard.press('Enter');
     // A failed command gets an error decoration beside it: shell integration saw it end.
     await page.locator('.terminal-wrapper.active .terminal-command-decoration.codicon-terminal-decoration-error').first().waitFor({ timeout: 60_000 });
@@ -86,6 +89,6 @@ describe('e2e: the composer: @problems and the model picker (issue 30)', functio
     model.enqueue({ text: 'the command printed 42 and failed' });
     await chatTurn(workbench, 'see @terminal: why did it fail?', 'the command printed 42 and failed');
     const sent = lastUserParts(model.chatRequests().at(-1)!.body).join('\n');
-    assert.match(sent, /^see @terminal: why did it fail\?\n<terminal name="[^"]+" cwd="[^"]+" exit="1">\n\$ echo snowpea-\$\(\(6\*7\)\); printf [^\n]+; false\nsnowpea-42\nred\n\[exit code 1\]\n<\/terminal>$/);
+    assert.match(sent, /^see @terminal: why did it fail\?\n<terminal name="[^"]+" cwd="[^"]+" exit="1">\n\$ sleep 1; echo snowpea-\$\(\(6\*7\)\); printf [^\n]+; sleep 1; false\nsnowpea-42\nred\n\[exit code 1\]\n<\/terminal>$/);
   });
 });
