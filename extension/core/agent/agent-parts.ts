@@ -23,6 +23,7 @@ import { AgentLoop } from './loop';
 import { RoundMeter } from './meter';
 import { BudgetGuard } from './budget/guard';
 import type { AgentOptions, AgentStore } from './agent-options';
+import { pruneRuleOf } from '../context/prune-rule';
 
 /** What the parts call back into the agent for. */
 export interface AgentCallbacks {
@@ -80,6 +81,7 @@ export function createAgentParts(opts: AgentOptions, callbacks: AgentCallbacks):
     extraParts: (session) => [...project.parts(session), ...(opts.extraPromptParts?.(session) ?? [])],
     imageResolver: opts.imageResolver ?? attachments.resolver(supportsImages),
     states,
+    pruneRule: pruneRuleOf((name) => opts.registry.get(name)?.traits),
   });
   registerAgentTools(opts, callbacks, { live, runtime, library, disposables });
   disposables.push(opts.registry.onDidChange(() => runtime.invalidate()));

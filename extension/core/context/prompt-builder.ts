@@ -8,6 +8,7 @@ import { budgetLine, composePrompt, environmentLine, modeLine, PERSONA, type Pro
 import type { ImageResolver } from '../conversation/wire';
 import { cachePrices } from '../model/cache-prices';
 import { callInView, requestView } from './compaction/view';
+import type { PruneRule } from './prune-rule';
 
 /** The prompt seam: the system prompt (byte-stable across rounds) and the messages as sent (pruned copy). */
 export interface PromptBuilder {
@@ -34,6 +35,8 @@ export interface PromptSources {
   imageResolver?: ImageResolver;
   /** Where the per-session caches are kept (the agent's; default: the builder's own). */
   states?: SessionStates;
+  /** Each tool's prune trait, from the registry (default: the built-in tools'). One function for the builder's life. */
+  pruneRule?: PruneRule;
 }
 
 /**
@@ -88,6 +91,7 @@ export class SessionPromptBuilder implements PromptBuilder {
       protectRecentViews: s['skills.protectRecentViews'],
       strategy: s['agent.pruneStrategy'],
       prices: cachePrices(s['model.name'], s),
+      ...(this.sources.pruneRule ? { pruneRule: this.sources.pruneRule } : {}),
     });
     this.stats.set(session.id, { prunedChars: r.savedChars, prunedResults: r.prunedResults, prunedCalls: r.prunedCalls });
     return r.messages;

@@ -1,7 +1,6 @@
 import type { Message } from '../conversation/messages';
 import { SessionStates } from '../conversation/session-states';
-import { oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
-import { TOOL } from '../tools/names';
+import { keptByViews, oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
 
 /** A tool result the request carries as its stub: the call, and the stub the model sees instead of the result. */
 export interface PrunedCall {
@@ -22,6 +21,8 @@ export interface PrunedRequest {
 
 interface State {
   opts: PruneOptions;
+  /** Whether a tool's results are kept by recency of views (opts.pruneRule). */
+  byViews: (toolName: string) => boolean;
   /** The transcript messages seen so far, by reference: a transcript that no longer starts with them starts over. */
   seen: Message[];
   /** The request copy of `seen`: each message itself, or its stub once its round is old. */
@@ -37,7 +38,7 @@ interface State {
   agedTo: number;
   /** Rounds 1..cutoff are old (stubbed). Rolling: always rounds - keepToolRounds; cache-aware: moves in batches (moveCutoff below). */
   cutoff: number;
-  /** Indexes of the skill_view results, and how many of the oldest have been stubbed. */
+  /** Indexes of the results kept by views (skill_view's), and how many of the oldest have been stubbed. */
   skills: number[];
   skillsAged: number;
   skillNames: Map<string, string>;
@@ -90,7 +91,7 @@ export class PruneCache {
 }
 
 function fresh(opts: PruneOptions): State {
-  return { opts: { ...opts }, seen: [], out: [], roundOf: [], callRoundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
+  return { opts: { ...opts }, byViews: keptByViews(opts), seen: [], out: [], roundOf: [], callRoundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
 }
 
 function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
@@ -98,6 +99,7 @@ function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
     a.enabled === b.enabled &&
     a.keepToolRounds === b.keepToolRounds &&
     a.protectRecentViews === b.protectRecentViews &&
+    a.pruneRule === b.pruneRule &&
     (a.strategy ?? 'rolling') === (b.strategy ?? 'rolling') &&
     a.prices?.discount === b.prices?.discount &&
     a.prices?.writePremium === b.prices?.writePremium
@@ -145,7 +147,7 @@ function worthMoving(st: State, to: number, prices: { discount: number; writePre
     // Rounds only grow along the transcript: the already-old ones (<= st.cutoff) all come before the first one this move stubs.
     const c = st.callRoundOf[i];
     const stubbed =
-      c > st.cutoff && c <= to ? oldCallArgsStubFor(m) : r > st.cutoff && r <= to && !(m.role === 'tool' && m.toolName === TOOL.skill_view) ? oldRoundStubFor(m) : m;
+      c > st.cutoff && c <= to ? oldCallArgsStubFor(m) : r > st.cutoff && r <= to && !(m.role === 'tool' && st.byViews(m.toolName)) ? oldRoundStubFor(m) : m;
     if (stubbed !== m) {
       changed = true;
       saved += charsOf(m) - charsOf(stubbed);
@@ -178,7 +180,7 @@ function read(st: State, m: Message, i: number): void {
     st.open = m.toolCalls?.length ? ++st.rounds : 0;
     // The oldest call with an id names its skill, as in pruneOldToolOutputs.
     for (const c of m.toolCalls ?? []) {
-      if (c.name !== TOOL.skill_view || st.skillNames.has(c.id)) continue;
+      if (!st.byViews(c.name) || st.skillNames.has(c.id)) continue;
       st.skillNames.set(c.id, skillNameOf(c.arguments));
       // A result stored before its call (never written by the loop) was stubbed as 'unknown': name it now.
       for (let k = 0; k < st.skillsAged; k++) if ((st.seen[st.skills[k]] as { toolCallId?: string }).toolCallId === c.id) stubSkill(st, st.skills[k]);
@@ -189,10 +191,10 @@ function read(st: State, m: Message, i: number): void {
   }
   st.callRoundOf.push(0);
   st.roundOf.push(m.role === 'tool' || (m.role === 'user' && m.attachedBy) ? st.open : 0);
-  if (m.role === 'tool' && m.toolName === TOOL.skill_view) st.skills.push(i);
+  if (m.role === 'tool' && st.byViews(m.toolName)) st.skills.push(i);
 }
 
-/** Stubs what has become old since the last call: results of rounds past keepToolRounds, skill_view bodies past protectRecentViews. */
+/** Stubs what has become old since the last call: results of rounds past keepToolRounds, results kept by views past protectRecentViews. */
 function age(st: State): void {
   const cutoff = st.cutoff; // rounds 1..cutoff are old
   // Rounds only grow along the transcript, so the old messages are all before the first young one.
@@ -200,7 +202,7 @@ function age(st: State): void {
     const i = st.agedTo++;
     const m = st.seen[i];
     if (st.callRoundOf[i] !== 0) replace(st, i, oldCallArgsStubFor(m));
-    if (st.roundOf[i] === 0 || (m.role === 'tool' && m.toolName === TOOL.skill_view)) continue;
+    if (st.roundOf[i] === 0 || (m.role === 'tool' && st.byViews(m.toolName))) continue;
     replace(st, i, oldRoundStubFor(m));
   }
   const oldSkills = Math.max(0, st.skills.length - st.opts.protectRecentViews);

@@ -1,12 +1,14 @@
 import type { ContentPart, Message } from '../conversation/messages';
-import { TOOL } from '../tools/names';
+import { builtinPruneRule, type PruneRule } from './prune-rule';
 
 export interface PruneOptions {
   enabled: boolean;
   /** Newest tool rounds sent verbatim (agent.keepToolRounds). */
   keepToolRounds: number;
-  /** Newest skill_view results kept whole (skills.protectRecentViews). */
+  /** Newest results of 'recent-views' tools (skill_view) kept whole (skills.protectRecentViews). */
   protectRecentViews: number;
+  /** Each tool's prune trait (default: the built-in tools'); pass the same function each call, or PruneCache starts over. */
+  pruneRule?: PruneRule;
   /** agent.pruneStrategy (default 'rolling'); 'cache-aware' needs the cache prices below. pruneOldToolOutputs is always rolling. */
   strategy?: 'rolling' | 'cache-aware';
   /** The model's cache prices relative to uncached input: cached input (discount) and cache writes (writePremium). */
@@ -37,11 +39,12 @@ export function imagePrunedStub(name: string): string {
  * Pruning (docs/design.md, Pruning). Returns a copy of the transcript for the
  * outgoing request in which results of tool rounds older than the newest `keepToolRounds`
  * become one-line stubs (a result shorter than its stub stays), images carried for those
- * rounds become text, and skill_view bodies follow their own rule. The input is never modified.
+ * rounds become text, and results of tools whose trait is 'recent-views' (skill_view's bodies) follow their own rule. The input is never modified.
  */
 export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): PruneResult {
   const prunedCallIds = new Set<string>();
   if (!opts.enabled) return { messages, prunedCallIds, savedChars: 0 };
+  const byViews = keptByViews(opts);
 
   // Which assistant message (tool round) each index belongs to, counted from the newest; the assistant message itself too (callRound).
   const roundOf = new Array<number>(messages.length).fill(-1);
@@ -53,20 +56,20 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
     if (m.role === 'assistant' && m.toolCalls?.length) {
       age++;
       callRound[i] = age;
-      for (const c of m.toolCalls) if (c.name === TOOL.skill_view) skillNames.set(c.id, skillNameOf(c.arguments));
+      for (const c of m.toolCalls) if (byViews(c.name)) skillNames.set(c.id, skillNameOf(c.arguments));
       for (let j = i + 1; j < messages.length && roundOf[j] === -1 && messages[j].role !== 'assistant'; j++) {
         if (messages[j].role === 'tool' || (messages[j].role === 'user' && (messages[j] as { attachedBy?: string }).attachedBy)) roundOf[j] = age;
       }
     }
   }
 
-  // skill_view results: the newest `protectRecentViews` stay whole.
-  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && m.toolName === TOOL.skill_view ? [i] : []));
+  // Results of 'recent-views' tools: the newest `protectRecentViews` stay whole.
+  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && byViews(m.toolName) ? [i] : []));
   const oldSkills = new Set(skillIdx.slice(0, Math.max(0, skillIdx.length - opts.protectRecentViews)));
 
   let savedChars = 0;
   const out = messages.map((m, i): Message => {
-    if (m.role === 'tool' && m.toolName === TOOL.skill_view) {
+    if (m.role === 'tool' && byViews(m.toolName)) {
       if (!oldSkills.has(i)) return m;
       const stubbed = skillStubFor(m, skillNames.get(m.toolCallId) ?? 'unknown');
       if (stubbed === m) return m;
@@ -87,6 +90,12 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
 }
 
 type ToolMessage = Extract<Message, { role: 'tool' }>;
+
+/** Whether a tool's results are kept by recency of views (its prune trait is 'recent-views') rather than by round. */
+export function keptByViews(opts: Pick<PruneOptions, 'pruneRule'>): (toolName: string) => boolean {
+  const rule = opts.pruneRule ?? builtinPruneRule;
+  return (toolName) => rule(toolName) === 'recent-views';
+}
 
 /** An old skill_view result as the request carries it: its stub, or itself (failed, or shorter than the stub). */
 export function skillStubFor(m: ToolMessage, skillName: string): ToolMessage {

@@ -242,6 +242,13 @@ export interface ToolTraits {
    * diff drivers, filters), so Restricted Mode refuses it like a write.
    */
   needsTrust?: boolean;
+  /**
+   * How pruning treats its results in the outgoing request. 'rounds' (the default): stubbed once
+   * their tool round is older than agent.keepToolRounds. 'recent-views': instructions the model
+   * loaded on purpose (skill bodies), kept whole for the newest skills.protectRecentViews results
+   * whatever their round, then replaced by a pointer that names the call's `name` argument to reload it.
+   */
+  prune?: 'rounds' | 'recent-views';
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { pruneOldToolOutputs } from '../../../extension/core/context/prune';
 import type { Message } from '../../../extension/core/conversation/messages';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { PruneCache } from '../../../extension/core/context/prune-cache';
+import { builtinPruneRule, pruneRuleOf } from '../../../extension/core/context/prune-rule';
+import { skillViewTool } from '../../../extension/core/tools/core/skill-view';
 
 const shell = (i: number, size: number) => ({ name: 'shell', arguments: JSON.stringify({ command: `head -c ${size} /dev/zero | tr '\\0' '${String.fromCharCode(97 + (i % 26))}'; echo; echo r${i}` }) });
 
@@ -67,6 +70,33 @@ describe('pruning old tool outputs', () => {
     assert.equal(shells.filter((c: string) => c.startsWith('[earlier shell output pruned — 300 chars')).length, 4);
     assert.deepEqual(messages, copy, 'the input transcript is never modified');
     assert.ok(r.savedChars > 0);
+  });
+
+  it("which results are kept by views is the tool's prune trait, not its name (house II item 2)", () => {
+    assert.equal(skillViewTool.traits.prune, 'recent-views');
+    assert.equal(builtinPruneRule('skill_view'), 'recent-views');
+    assert.equal(builtinPruneRule('shell'), 'rounds');
+    assert.equal(builtinPruneRule('mcp__docs__guide'), 'rounds', 'a tool the built-ins do not know is pruned by rounds');
+    // An MCP tool that declares the trait: its bodies are kept for the newest views, like skill_view's.
+    const traits: Record<string, { prune?: 'rounds' | 'recent-views' }> = { mcp__docs__guide: { prune: 'recent-views' }, shell: {} };
+    const pruneRule = pruneRuleOf((name) => traits[name]);
+    const body = 'guide\n'.repeat(100);
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    for (const [i, name] of ['one', 'two'].entries()) {
+      messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `g${i}`, name: 'mcp__docs__guide', arguments: JSON.stringify({ name }) }] });
+      messages.push({ role: 'tool', toolCallId: `g${i}`, toolName: 'mcp__docs__guide', ok: true, content: body });
+    }
+    for (let i = 0; i < 4; i++) {
+      messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `s${i}`, name: 'shell', arguments: '{}' }] });
+      messages.push({ role: 'tool', toolCallId: `s${i}`, toolName: 'shell', ok: true, content: 'x'.repeat(300) });
+    }
+    const opts = { enabled: true, keepToolRounds: 2, protectRecentViews: 1, pruneRule };
+    const guides = (ms: Message[]) => ms.filter((m) => m.role === 'tool' && m.toolName === 'mcp__docs__guide').map((m) => (m as any).content);
+    const pure = pruneOldToolOutputs(messages, opts);
+    assert.deepEqual(guides(pure.messages), ['[SKILL_PRUNED: one; call skill_view("one") to reload]', body], 'the newest view stays whole though its round is old');
+    assert.deepEqual(guides(new PruneCache().prune('s', messages, opts).messages), guides(pure.messages), 'the incremental cache agrees');
+    // Without the trait (the built-in rule), the same tool is pruned by its round.
+    assert.match(guides(pruneOldToolOutputs(messages, { ...opts, pruneRule: undefined }).messages)[1], /^\[earlier mcp__docs__guide output pruned/);
   });
 
   it('replaces images carried for old tool rounds with a text stub', () => {

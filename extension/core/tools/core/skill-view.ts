@@ -29,7 +29,7 @@ async function skillFiles(skill: Skill, workspaceRoot: string, signal: AbortSign
 
 export const skillViewTool = defineTool({
   name: TOOL.skill_view,
-  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
+  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false, prune: 'recent-views' },
   group: 'core',
   permission: 'read',
   deferred: false,
