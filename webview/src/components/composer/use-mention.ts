@@ -1,8 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useActions, useChat } from '../../app/context';
 import { rankPaths, type FuzzyMatch } from '../../mention/fuzzy';
 import { matchKeywords, type MentionKeyword } from '../../mention/keywords';
 import { insertMention, mentionAt } from '../../mention/mention';
+import { stepRow, useCaretPopup, type PopupKeys } from './use-caret-popup';
 
 /** One row of the popup: a keyword (`@problems`) or a workspace file; `match.path` is what is inserted. */
 export type MentionOption = { kind: 'keyword'; keyword: MentionKeyword; match: FuzzyMatch } | { kind: 'file'; match: FuzzyMatch };
@@ -28,10 +29,10 @@ export interface MentionPopupState {
 export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElement | null>): MentionPopupState {
   const actions = useActions();
   const fileResults = useChat((s) => s.fileResults);
-  const [caret, setCaret] = useState<number | null>(null);
+  const popup = useCaretPopup(textarea, draft, actions.setDraft);
+  const caret = popup.caret;
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const [active, setActive] = useState(0);
-  const pendingCaret = useRef<number | null>(null);
 
   const mention = caret === null ? null : mentionAt(draft, caret);
   const live = mention !== null && mention.start !== dismissedAt;
@@ -54,30 +55,22 @@ export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElemen
   }, [query, fileResults]);
   const empty = query !== null && fileResults?.query === query && matches.length === 0;
 
-  // After inserting, put the caret after the inserted path (once React has updated the textarea).
-  useLayoutEffect(() => {
-    const el = textarea.current;
-    if (el && pendingCaret.current !== null) {
-      el.setSelectionRange(pendingCaret.current, pendingCaret.current);
-      pendingCaret.current = null;
-    }
-  }, [draft, textarea]);
-
   const choose = (path: string) => {
     if (!mention || caret === null) return;
+    // The caret goes after the inserted path.
     const next = insertMention(draft, caret, mention, path);
-    pendingCaret.current = next.caret;
-    setCaret(next.caret);
-    actions.setDraft(next.text);
+    popup.place(next.text, next.caret);
   };
 
   const open = live && (matches.length > 0 || empty);
-  const keys: Record<string, () => void> = {
-    ArrowDown: () => setActive((active + 1) % Math.max(1, matches.length)),
-    ArrowUp: () => setActive((active - 1 + matches.length) % Math.max(1, matches.length)),
-    Enter: () => matches[active] && choose(matches[active].match.path),
-    Tab: () => matches[active] && choose(matches[active].match.path),
-    Escape: () => mention && setDismissedAt(mention.start),
+  // Enter and Tab with no match are the composer's.
+  const pick = () => (matches.length ? (matches[active] && choose(matches[active].match.path), true) : false);
+  const keys: PopupKeys = {
+    ArrowDown: () => (setActive(stepRow(active, 1, matches.length)), true),
+    ArrowUp: () => (setActive(stepRow(active, -1, matches.length)), true),
+    Enter: pick,
+    Tab: pick,
+    Escape: () => (mention && setDismissedAt(mention.start), true),
   };
 
   return {
@@ -87,16 +80,8 @@ export function useMention(draft: string, textarea: RefObject<HTMLTextAreaElemen
     active: Math.min(active, Math.max(0, matches.length - 1)),
     setActive,
     choose,
-    onKeyDown(e) {
-      const key = keys[e.key];
-      if (!open || !key || e.nativeEvent.isComposing || e.shiftKey || ((e.key === 'Enter' || e.key === 'Tab') && !matches.length)) return false;
-      e.preventDefault();
-      key();
-      return true;
-    },
-    trackCaret(el) {
-      setCaret(el.selectionStart === el.selectionEnd ? el.selectionStart : null);
-    },
-    close: () => setCaret(null),
+    onKeyDown: (e: KeyboardEvent<HTMLTextAreaElement>) => popup.keyDown(e, open, keys),
+    trackCaret: popup.trackCaret,
+    close: popup.close,
   };
 }

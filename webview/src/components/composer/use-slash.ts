@@ -1,6 +1,7 @@
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useMemo, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useActions, useChat } from '../../app/context';
 import { insertSlash, slashMatches, slashQueryAt, type SlashMenuItem } from '../../app/slash-menu';
+import { stepRow, useCaretPopup, type PopupKeys } from './use-caret-popup';
 
 export interface SlashMenuState {
   /** The menu is showing: the draft starts with `/word`, the caret in it, and some command matches. */
@@ -23,36 +24,26 @@ export interface SlashMenuState {
 export function useSlashMenu(draft: string, textarea: RefObject<HTMLTextAreaElement | null>): SlashMenuState {
   const actions = useActions();
   const commands = useChat((s) => s.commands);
-  const [caret, setCaret] = useState<number | null>(null);
+  const popup = useCaretPopup(textarea, draft, actions.setDraft);
+  const caret = popup.caret;
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
-  const pendingCaret = useRef<number | null>(null);
 
   const query = caret === null ? null : slashQueryAt(draft, caret);
   const items = useMemo(() => (query === null ? [] : slashMatches(query, commands)), [query, commands]);
   const open = query !== null && items.length > 0 && dismissed !== draft;
   const current = Math.min(active, Math.max(0, items.length - 1));
 
-  useLayoutEffect(() => {
-    const el = textarea.current;
-    if (el && pendingCaret.current !== null) {
-      el.setSelectionRange(pendingCaret.current, pendingCaret.current);
-      pendingCaret.current = null;
-    }
-  }, [draft, textarea]);
-
   const choose = (name: string) => {
     if (caret === null) return;
     const next = insertSlash(draft, caret, name);
-    pendingCaret.current = next.caret;
-    setCaret(next.caret);
     setActive(0);
-    actions.setDraft(next.text);
+    popup.place(next.text, next.caret);
   };
 
-  const keys: Record<string, () => boolean> = {
-    ArrowDown: () => (setActive((current + 1) % items.length), true),
-    ArrowUp: () => (setActive((current - 1 + items.length) % items.length), true),
+  const keys: PopupKeys = {
+    ArrowDown: () => (setActive(stepRow(current, 1, items.length)), true),
+    ArrowUp: () => (setActive(stepRow(current, -1, items.length)), true),
     // A name typed in full: Enter sends it (the composer acts); otherwise the active row goes in.
     Enter: () => (items[current].name.toLowerCase() === query?.toLowerCase() ? false : (choose(items[current].name), true)),
     Tab: () => (choose(items[current].name), true),
@@ -65,16 +56,8 @@ export function useSlashMenu(draft: string, textarea: RefObject<HTMLTextAreaElem
     active: current,
     setActive,
     choose,
-    onKeyDown(e) {
-      const key = keys[e.key];
-      if (!open || !key || e.nativeEvent.isComposing || e.shiftKey) return false;
-      if (!key()) return false;
-      e.preventDefault();
-      return true;
-    },
-    trackCaret(el) {
-      setCaret(el.selectionStart === el.selectionEnd ? el.selectionStart : null);
-    },
-    close: () => setCaret(null),
+    onKeyDown: (e: KeyboardEvent<HTMLTextAreaElement>) => popup.keyDown(e, open, keys),
+    trackCaret: popup.trackCaret,
+    close: popup.close,
   };
 }
