@@ -103,12 +103,12 @@ export class AgentLoop {
     if (closeOrphanCalls(session, services.sink)) services.logger.info(`session ${session.id}: a tool call interrupted earlier was marked as interrupted`);
     session.turn++;
     // What the user typed (and their images), as the stored transcript replays it: not the files, notes or prompt-file text composed after it.
-    const promptText = typeof prompt === 'string' ? prompt : [typedText(prompt), ...prompt.flatMap((p) => (p.type === 'image' ? [`[image ${p.name}]`] : []))].filter(Boolean).join(' ');
+    const { text: typed, images: typedImages } = shown(prompt);
+    const promptText = typeof prompt === 'string' ? prompt : [typed, ...(typedImages ?? []).map((i) => `[image ${i.name}]`)].filter(Boolean).join(' ');
     if (session.turn === 1 && session.title === 'New chat') {
       session.title = sessionTitle(opts.title ?? '') || sessionTitle(promptText) || 'New chat';
       services.sink?.updateSession(session.id, { title: session.title });
     }
-    const { text: typed, images: typedImages } = shown(prompt);
     emit({ type: 'turn.start', sessionId: session.id, turn: session.turn, prompt: promptText, ...(typed !== promptText ? { text: typed } : {}), ...(typedImages ? { images: typedImages } : {}) });
     this.append(session, { role: 'user', content: prompt });
     services.tools.beginTurn(session);
