@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import type { Settings } from '../../../extension/core/settings/schema';
 import type { ApprovalRequest, ToolContext } from '../../../extension/core/tools/types';
 import { browserCtx, browserDriver, recordingConnect, scriptedResolver, type Driver } from './helpers';
+import { waitUntil } from '../../fixtures/eventually';
 
 /** A loopback server that records what it was asked; `pages` answers by path. */
 interface Server {
@@ -33,6 +34,12 @@ async function serve(pages: (path: string, other: string) => { status?: number; 
 const html = (title: string, body: string) => `<!doctype html><title>${title}</title><body>${body}</body>`;
 
 const SECRET = 'd=AWS_SECRET%3Dwj4lrXUtnFEMI';
+
+/** How many requests to `origin` a tool result says the guard blocked (0 when it names none). */
+function blockedAt(content: string, origin: string): number {
+  const m = new RegExp(`${origin.replace(/[.]/g, '\\.')} \\((\\d+) requests?\\)`).exec(content);
+  return m ? Number(m[1]) : 0;
+}
 
 /**
  * M2: data leaves only where the user agreed. Site A (a loopback page the model opens) tries to
@@ -116,7 +123,11 @@ describe('browser: the first visit to each origin asks (M2)', function () {
     const seenB = b.requests.length;
     const r = await s.call('browser_navigate', { url: `${a.origin}/leak?${SECRET}` });
     assert.equal(r.ok, true, r.content);
-    await new Promise((res) => setTimeout(res, 500));
+    // The guard decides each of the page's five requests to B (image, frame, fetch, beacon, WebSocket)
+    // and tells its count with the next tool result: once all five are counted as blocked, none is left to reach B.
+    let blocked = blockedAt(r.content, b.origin);
+    await waitUntil(async () => (blocked += blockedAt((await s.call('browser_snapshot', {})).content, b.origin)) >= 5, 'the guard to decide the five requests to B');
+    assert.equal(blocked, 5);
     assert.deepEqual(b.requests.slice(seenB), [], 'the other origin received nothing');
     assert.ok(a.requests.includes(`/same?${SECRET}`), 'the page may still reach its own site');
     assert.match(r.content, new RegExp(`The page's own requests to other sites were blocked .*${b.origin.replace(/[.]/g, '\\.')} \\(\\d+ requests?\\)`));
@@ -129,13 +140,13 @@ describe('browser: the first visit to each origin asks (M2)', function () {
     const seenB = b.requests.length;
     const r = await s.call('browser_navigate', { url: `${a.origin}/leak?${SECRET}` });
     assert.equal(r.ok, true, r.content);
-    await new Promise((res) => setTimeout(res, 500));
-    assert.ok(b.requests.slice(seenB).some((p) => p.startsWith('/img?')), b.requests.join(' '));
+    await waitUntil(() => b.requests.slice(seenB).some((p) => p.startsWith('/img?')), "the page's image request to reach B");
     assert.doesNotMatch(r.content, /requests to other sites were blocked/);
-    // The tests below expect the oracle untouched by anything but themselves: leave the page (its late
-    // beacons and sockets) and let what it started settle before clearing the oracle's log.
+    // The tests below expect the oracle untouched by anything but themselves: wait until each of the
+    // page's five requests has reached B, so none is still on its way, before clearing the oracle's log.
+    const kinds = ['/img?', '/iframe?', '/fetch?', '/beacon?', 'UPGRADE /ws?'];
+    await waitUntil(() => kinds.every((k) => b.requests.slice(seenB).some((p) => p.startsWith(k))), "the page's five requests to reach B");
     await s.call('browser_navigate', { url: `${a.origin}/` });
-    await new Promise((res) => setTimeout(res, 500));
     b.requests.splice(0);
   });
 
