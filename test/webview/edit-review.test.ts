@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { useWebviewEnv } from './harness/suite';
+import { overflowing } from './harness/layout';
 
 describe('webview: edit review card and changed files (issue 19)', function () {
   const env = useWebviewEnv();
@@ -101,5 +102,32 @@ describe('webview: edit review card and changed files (issue 19)', function () {
     assert.equal(await shown.locator('.hunk').count(), 1);
     await list.getByRole('button', { name: 'Hide the 1 hunk of src/a.ts' }).click();
     await shown.waitFor({ state: 'detached' });
+  });
+
+  it('issue 30 hunks at a 200 px side bar: long lines and paths wrap inside the list, nothing sticks out sideways, and each hunk\'s Keep and Undo stay whole and inside the view', async () => {
+    const chat = await env.open();
+    await chat.page.setViewportSize({ width: 200, height: 900 });
+    await chat.init();
+    const long = 'const aVeryLongIdentifierName = ' + 'someFunction(argumentNumberOne, argumentNumberTwo) + '.repeat(6) + '0;';
+    const path = 'packages/' + 'nested-folder-name/'.repeat(5) + 'index.ts';
+    const hunks = [
+      { key: 'h1-0', line: 2, removed: [long], added: [long.replace('One', '1')], cut: 0 },
+      { key: 'h2-0', line: 40, removed: [], added: ['x'.repeat(300)], cut: 12 },
+    ];
+    await chat.host({ type: 'changes.list', files: [{ path, added: 2, removed: 1, created: false, hunks }] });
+    const list = chat.page.getByRole('region', { name: 'Files changed this turn' });
+    await list.getByRole('button', { name: `Show the 2 hunks of ${path}` }).click();
+    const shown = list.getByRole('list', { name: `Hunks of ${path}` });
+    await shown.waitFor();
+    const { outside, sideways } = await overflowing(chat.page);
+    assert.deepEqual(outside, [], 'elements outside the 200 px view');
+    assert.deepEqual(sideways, [], 'boxes that scroll sideways');
+    const width = await chat.page.evaluate(() => (globalThis as any).document.documentElement.clientWidth);
+    for (const name of ['Keep the hunk at line 2', 'Undo the hunk at line 2', 'Keep the hunk at line 40', 'Undo the hunk at line 40']) {
+      const box = await shown.getByRole('button', { name: `${name} of ${path}` }).boundingBox();
+      assert.ok(box, `${name} has a box`);
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `${name} is inside the view: [${box.x}, ${box.x + box.width}] of ${width}`);
+      assert.ok(box.width >= 24 && box.height >= 16, `${name} is not squeezed (${box.width}x${box.height})`);
+    }
   });
 });
