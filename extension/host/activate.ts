@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { AgentHost } from './agent-host';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chat-view';
+import { CHAT_VIEW_ID, ChatViewProvider } from './view/chat-view';
 import { registerCommands } from './commands/commands';
 import { createLog } from './log';
 import { useVsCodeRipgrep } from './workspace/ripgrep';
-import { createStatusBar } from './chat/status-bar';
+import { createStatusBar } from './view/status-bar';
 import { ToolSchemaDocuments } from './tree/tool-schema-docs';
 import { ToolsTreeProvider } from './tree/tools-tree';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { contentSecurityPolicy, createNonce, renderWebviewHtml } from '../../extension/host/chat/webview-html';
+import { contentSecurityPolicy, createNonce, renderWebviewHtml } from '../../extension/host/view/webview-html';
 
 const base = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { workspaceRootsOf } from '../../core/tools/roots';
 import { MAX_IMAGE_BYTES } from '../../protocol';
-import type { ChatViewProvider } from '../chat/chat-view';
+import type { ChatViewProvider } from '../view/chat-view';
 
 /** `@path` as the composer and the core's @path expansion read it: workspace-relative, quoted when it has spaces. */
 export function mentionFor(fsPath: string, workspaceRoot: string | undefined): string {

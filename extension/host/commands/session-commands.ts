@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agent-host';
-import type { ChatViewProvider } from '../chat/chat-view';
+import type { ChatViewProvider } from '../view/chat-view';
 import { showInfo, showWarning } from '../dialogs';
 
 interface SessionPick extends vscode.QuickPickItem {

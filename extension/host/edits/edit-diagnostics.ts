@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
-import type { Problem, ProblemSeverity, ProblemWatch } from '../../core/tools/problems-introduced';
+import type { Problem, ProblemWatch } from '../../core/tools/problems-introduced';
 import {
   decideDiagnosticsWait,
   DiagnosticsSettle,
@@ -14,14 +14,8 @@ import {
   type WaitDecision,
   type WaitPolicy,
 } from '../../core/tools/diagnostics-wait';
+import { codeOf, SEVERITY } from '../workspace/diagnostic-fields';
 import { realPath } from '../workspace/real-path';
-
-export const SEVERITY: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
-  [vscode.DiagnosticSeverity.Error]: 'error',
-  [vscode.DiagnosticSeverity.Warning]: 'warning',
-  [vscode.DiagnosticSeverity.Information]: 'information',
-  [vscode.DiagnosticSeverity.Hint]: 'hint',
-};
 
 /** The core passes real paths while the editor keeps the path the folder was opened by: compare both. */
 function sameFile(uri: vscode.Uri, absPath: string): boolean {
@@ -55,11 +49,6 @@ async function openBackgroundTab(uri: vscode.Uri, absPath: string): Promise<() =
     const tab = tabOf(absPath);
     if (tab && !tab.isDirty) void Promise.resolve(vscode.window.tabGroups.close(tab, true)).catch(() => undefined);
   };
-}
-
-export function codeOf(code: vscode.Diagnostic['code']): string | undefined {
-  if (code === undefined) return undefined;
-  return typeof code === 'object' ? String(code.value) : String(code);
 }
 
 function problemsOf(uri: vscode.Uri): Problem[] {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ProblemEntry } from '../../core/input/mention-keywords';
-import { codeOf, SEVERITY } from '../edits/edit-diagnostics';
+import { codeOf, SEVERITY } from './diagnostic-fields';
 
 /**
  * `@problems`: every diagnostic VS Code holds now (what the Problems panel lists: open files, and

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { createNonce, renderWebviewHtml } from '../../../extension/host/chat/webview-html';
+import { createNonce, renderWebviewHtml } from '../../../extension/host/view/webview-html';
 
 /**
  * Serves dist/ and the chat page on 127.0.0.1, the page made by the real renderWebviewHtml

@@ -3,7 +3,7 @@ import { dispatch, parseWebviewMessage, ReadyQueue, type HandlerTable, type Host
 import { DisposableStore } from '../../core/conversation/emitter';
 import type { Logger } from '../../core/log';
 import type { AgentHost } from '../agent-host';
-import { compactConversation } from '../commands/compact-command';
+import { compactConversation } from '../chat/compact-command';
 import { restoreCheckpoint } from '../checkpoints/checkpoint-commands';
 import { insertCodeAtCursor } from './editor-actions';
 import type { WorkspaceFileIndex } from '../workspace/workspace-files';
