@@ -204,7 +204,7 @@ describe('architecture: the layers of extension/core and the webview', () => {
     ],
     [
       'webview',
-      sample('webview/src/state/x.ts', `import type { Session } from '../../../extension/core/conversation/session';\nimport { y } from '../../../extension/host/chat/chat-view';`),
+      sample('webview/src/state/x.ts', `import type { Session } from '../../../extension/core/conversation/session';\nimport { y } from '../../../extension/host/view/chat-view';`),
       sample('webview/src/state/x.ts', `import type { HostMessage } from '../../../extension/protocol';\nimport { z } from '../../../extension/protocol/agent-event';\nimport { w } from './types';`),
     ],
     [
