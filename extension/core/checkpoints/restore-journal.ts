@@ -165,6 +165,40 @@ export function rollForward(journal: RestoreJournal): Array<{ path: string; why:
   return failed;
 }
 
+/**
+ * Finishes or rolls back the restore whose journal is `file`, as the journal says, and removes
+ * the journal; one that cannot be read or acted on is moved aside. Returns what happened in a
+ * sentence, or undefined when there is no journal. The caller holds the restore lock.
+ */
+export function recoverJournal(file: string): string | undefined {
+  let message: string;
+  try {
+    const journal = readJournal(file);
+    if (!journal) return undefined;
+    const what = `an interrupted restore of session ${journal.sessionId} (to ${journal.target}) in ${journal.workTree}`;
+    const n = journal.ops.length;
+    if (journal.state === 'staging') {
+      rollBack(journal);
+      message = `${what} was rolled back: the ${n} file${n === 1 ? '' : 's'} it would have changed are as they were before it`;
+    } else {
+      const failed = rollForward(journal);
+      const done = n - failed.length;
+      message = `${what} was finished: ${done} file${done === 1 ? '' : 's'} restored`;
+      if (failed.length) message += `; not restored: ${failed.slice(0, 20).map((f) => `${f.path} (${f.why})`).join(', ')}${failed.length > 20 ? `, and ${failed.length - 20} more` : ''}`;
+    }
+    removeJournal(file);
+  } catch (e) {
+    const aside = `${file}.unreadable-${Date.now()}`;
+    try {
+      fs.renameSync(file, aside);
+    } catch {
+      // leave it; the next start says so again
+    }
+    message = `an interrupted restore could not be finished or rolled back (${errorWords(e)}); its journal is kept as ${aside}`;
+  }
+  return message;
+}
+
 /** Makes the folders down to `dir` (inside `root`); a link or file in the way (created since the checkpoint) is replaced, its target untouched. */
 function makeFolders(root: string, dir: string): void {
   const parts = path.relative(root, dir).split(path.sep).filter(Boolean);

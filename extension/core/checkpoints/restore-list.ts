@@ -1,6 +1,6 @@
 import { byRestoreOrder, type FileChange } from './changes';
 import { nestedWords } from './nested';
-import type { RestorePlan } from './store';
+import type { RestorePlan } from './restore-plan';
 import { othersWords } from './workspace-turns';
 
 /**

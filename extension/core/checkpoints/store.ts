@@ -4,21 +4,25 @@ import type { CheckpointSeam } from '../conversation/checkpoint-seam';
 import type { Message } from '../conversation/messages';
 import type { Logger } from '../log';
 import type { Settings } from '../settings/schema';
-import { byRestoreOrder, parseNumstat, parseRaw, type FileChange, type FileStat } from './changes';
-import { coverageMessage, parseCoverage, SNOWPEA_EXCLUDES } from './coverage';
-import { notHeldBy } from './not-held';
-import { listPoints, nextPointName, pointRef, pointTitle, targetWords, type PointName, type RestorePoint, type RestoreTarget } from './restore-points';
+import type { FileChange, FileStat } from './changes';
+import { coverageMessage, SNOWPEA_EXCLUDES } from './coverage';
+import { exclusive } from './git-queue';
+import { momentNow } from './nested';
 import { collect, pruneStore } from './prune';
+import { isSessionId, refName } from './refs';
 import { ensureRepo, keepOutPaths, othersHolding, realOr, repoExists, shadowDirFor, withWorkTreeIndex } from './repo';
-import { restoreAtomically } from './restore-apply';
-import { errorWords, readJournal, removeJournal, rollBack, rollForward } from './restore-journal';
+import { recoverJournal } from './restore-journal';
+import { Restorer, type RestorePlan, type RestoreResult, type TurnReport } from './restore-plan';
+import { listPoints, type RestorePoint, type RestoreTarget } from './restore-points';
 import { GitFailedError, GitMissingError, nulList, shadowGit, type ShadowRepo } from './shadow-git';
+import { fallbackNote, keptLine, notHeldLine, tooLarge } from './snapshot-notes';
 import { userMessageLines } from './transcript';
 import type { TreeRules } from './tree-rules';
 import { scanWorkTree } from './workspace-size';
-import { momentNow, nestedChangesSince, type NestedChange } from './nested';
-import { WorkspaceTurns, type TurnSpan } from './workspace-turns';
+import { WorkspaceTurns } from './workspace-turns';
 import { WorkspaceLock } from './writer-lock';
+
+export { NoCheckpointError, type RestorePlan, type RestoreResult, type TurnReport } from './restore-plan';
 
 export interface CheckpointStoreOptions {
   workspaceRoot: string;
@@ -54,44 +58,10 @@ export interface Checkpoint {
   message?: string;
 }
 
-export class NoCheckpointError extends Error {}
-
-/** What a restore did: the files it changed and the restore point that undoes it (none when nothing changed). */
-export interface RestoreResult {
-  changes: FileChange[];
-  /** Restoring to it puts the files back as they were just before this restore. */
-  undo?: PointName;
-}
-
-/** What a restore to a checkpoint would do: the files it changes, removals first, and the ones it leaves alone. */
-export interface RestorePlan {
-  changes: FileChange[];
-  /** Files that look created since but that the checkpoint could not hold (over the size limit, or excluded by the .gitignore it was taken under): never removed. */
-  leftAlone: string[];
-  /** Nested repositories in which something changed since (never in a checkpoint: left as they are; reliability N7). */
-  nested: NestedChange[];
-  /** Turns of other Snowpea sessions that edited the workspace since (their changes are among `changes`; reliability N13). */
-  others: TurnSpan[];
-}
-
-/** What a turn changed (`run`'s diff stat), and what the stat cannot tell apart or does not cover. */
-export interface TurnReport {
-  files: FileStat[];
-  /** Nested repositories changed since the turn's checkpoint (not in `files`). */
-  nested: NestedChange[];
-  /** Other sessions' turns that edited the workspace during this one (their files are in `files` too). */
-  others: TurnSpan[];
-}
-
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const MB = 1024 * 1024;
 const DAY = 24 * 3600 * 1000;
 /** The defaults of the limits a caller's settings may leave out. */
 const DEFAULTS = { 'checkpoints.maxFileMB': 20, 'checkpoints.maxStoreMB': 1000, 'checkpoints.maxAgeDays': 7 };
-/** Most over-limit files a log line names. */
-const MAX_NAMED = 20;
-/** One git operation at a time per shadow repository in this process. */
-const queues = new Map<string, Promise<unknown>>();
 
 /**
  * File checkpoints of one workspace: before each user message, a commit of the work tree in a
@@ -109,12 +79,23 @@ export class CheckpointStore implements CheckpointSeam {
   private readonly toldNotHeld = new Set<string>();
   /** The release of each running turn's hold on the workspace, by session. */
   private readonly editing = new Map<string, () => void>();
+  /** Plans and applies restores (restore-plan.ts). */
+  private readonly restorer: Restorer;
 
   constructor(private readonly opts: CheckpointStoreOptions) {
     const workTree = realOr(opts.workspaceRoot);
     this.repo = { gitDir: shadowDirFor(opts.dir, workTree), workTree };
     this.lock = new WorkspaceLock(path.join(opts.coordinationDir ?? opts.dir, `${path.basename(this.repo.gitDir)}.workspace`), workTree);
     this.turns = new WorkspaceTurns(path.join(this.lock.dir, 'turns'));
+    this.restorer = new Restorer({
+      repo: this.repo,
+      lock: this.lock,
+      turns: this.turns,
+      logger: opts.logger,
+      keepOut: () => this.keepOut(),
+      maxFileBytes: () => this.maxFileBytes(),
+      recoverHeld: () => this.recoverHeld(),
+    });
   }
 
   /** The absolute path of a change's workspace-relative `path`. */
@@ -142,32 +123,8 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** recoverInterrupted with the restore lock held. */
   private recoverHeld(): string | undefined {
-    const file = this.lock.journalFile;
-    let message: string | undefined;
-    try {
-      const journal = readJournal(file);
-      if (!journal) return undefined;
-      const what = `an interrupted restore of session ${journal.sessionId} (to ${journal.target}) in ${journal.workTree}`;
-      const n = journal.ops.length;
-      if (journal.state === 'staging') {
-        rollBack(journal);
-        message = `${what} was rolled back: the ${n} file${n === 1 ? '' : 's'} it would have changed are as they were before it`;
-      } else {
-        const failed = rollForward(journal);
-        const done = n - failed.length;
-        message = `${what} was finished: ${done} file${done === 1 ? '' : 's'} restored`;
-        if (failed.length) message += `; not restored: ${failed.slice(0, 20).map((f) => `${f.path} (${f.why})`).join(', ')}${failed.length > 20 ? `, and ${failed.length - 20} more` : ''}`;
-      }
-      removeJournal(file);
-    } catch (e) {
-      const aside = `${file}.unreadable-${Date.now()}`;
-      try {
-        fs.renameSync(file, aside);
-      } catch {
-        // leave it; the next start says so again
-      }
-      message = `an interrupted restore could not be finished or rolled back (${errorWords(e)}); its journal is kept as ${aside}`;
-    }
+    const message = recoverJournal(this.lock.journalFile);
+    if (message === undefined) return undefined;
     this.opts.logger.warn(message);
     this.opts.onNotice?.(message);
     return message;
@@ -182,7 +139,7 @@ export class CheckpointStore implements CheckpointSeam {
       return { ok: false, reason: 'not-a-folder', message: `checkpoints are off for this workspace: ${this.repo.workTree} is not a folder` };
     }
     try {
-      return await this.exclusive(async () => {
+      return await exclusive(this.repo.gitDir, async () => {
         await ensureRepo(this.repo, this.keepOutDirs(), signal);
         // A turn number is never given a second checkpoint (reliability N12): a run killed before its
         // first round was saved leaves the checkpoint but no message, and the next turn gets the same
@@ -287,18 +244,18 @@ export class CheckpointStore implements CheckpointSeam {
    * moved has its old checkpoints under its old path's repository; reliability N11).
    */
   async forget(sessionId: string): Promise<void> {
-    if (!SESSION_ID.test(sessionId)) return;
+    if (!isSessionId(sessionId)) return;
     const signal = new AbortController().signal;
     for (const repo of [this.repo, ...othersHolding(this.opts.dir, this.repo.gitDir, sessionId)]) {
       if (!repoExists(repo)) continue;
       try {
-        await this.exclusive(async () => {
+        await exclusive(repo.gitDir, async () => {
           const refs = nulList(await shadowGit(repo, ['for-each-ref', '--format=%(refname)%00', `refs/snowpea/${sessionId}/`], { signal, shadowOnly: true })).map((r) => r.trim()).filter(Boolean);
           if (!refs.length) return;
           await shadowGit(repo, ['update-ref', '--stdin'], { signal, shadowOnly: true, input: refs.map((r) => `delete ${r}\n`).join('') });
           if (!fs.existsSync(repo.workTree) && (await dropIfGone(repo, signal))) return;
           await collect(repo, signal);
-        }, repo.gitDir);
+        });
       } catch (e) {
         this.opts.logger.warn(`could not remove the checkpoints of session ${sessionId} from ${repo.gitDir}: ${(e as Error).message}`);
       }
@@ -307,7 +264,7 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** The session's checkpoints, oldest first; with the transcript, each names its message's first line. */
   async list(sessionId: string, transcript?: readonly Message[]): Promise<Checkpoint[]> {
-    if (!SESSION_ID.test(sessionId) || !repoExists(this.repo)) return [];
+    if (!isSessionId(sessionId) || !repoExists(this.repo)) return [];
     const out = await shadowGit(this.repo, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)', `refs/snowpea/${sessionId}/`], { signal: new AbortController().signal });
     const lines = transcript ? userMessageLines(transcript) : [];
     const list: Checkpoint[] = [];
@@ -322,7 +279,7 @@ export class CheckpointStore implements CheckpointSeam {
 
   /** The session's restore points (each undoes one restore), oldest first. */
   async restorePoints(sessionId: string): Promise<RestorePoint[]> {
-    if (!SESSION_ID.test(sessionId) || !repoExists(this.repo)) return [];
+    if (!isSessionId(sessionId) || !repoExists(this.repo)) return [];
     return listPoints(this.repo, sessionId, new AbortController().signal);
   }
 
@@ -340,8 +297,7 @@ export class CheckpointStore implements CheckpointSeam {
    */
   async restorePlan(sessionId: string, to: RestoreTarget, signal: AbortSignal, outside = true): Promise<RestorePlan> {
     this.recoverInterrupted();
-    const commit = await this.commitOf(sessionId, to, signal);
-    return this.exclusive(() => this.withPlan(commit, signal, true, async (plan) => plan, outside ? { sessionId, to } : undefined));
+    return this.restorer.plan(sessionId, to, signal, outside);
   }
 
   /** As changedSince, with the lines each file gained and lost (null for binary files). */
@@ -355,19 +311,7 @@ export class CheckpointStore implements CheckpointSeam {
    * workspace meanwhile (N13); `outside` false leaves those two out.
    */
   async turnReport(sessionId: string, to: RestoreTarget, signal: AbortSignal, outside = true): Promise<TurnReport> {
-    const commit = await this.commitOf(sessionId, to, signal);
-    return this.exclusive(() =>
-      this.withPlan(
-        commit,
-        signal,
-        true,
-        async ({ changes, nested, others }, _index, tree) => {
-          const numstat = changes.length ? parseNumstat(await this.diffTrees('--numstat', commit, tree, signal)) : undefined;
-          return { files: changes.map((c) => ({ ...c, ...(numstat?.get(c.path) ?? { added: null, removed: null }) })), nested, others };
-        },
-        outside ? { sessionId, to } : undefined,
-      ),
-    );
+    return this.restorer.turnReport(sessionId, to, signal, outside);
   }
 
   /**
@@ -392,77 +336,7 @@ export class CheckpointStore implements CheckpointSeam {
    * N6). A point that cannot be taken stops the restore with nothing changed.
    */
   async restoreUndoable(sessionId: string, to: RestoreTarget, signal: AbortSignal, confirmed?: readonly FileChange[]): Promise<RestoreResult> {
-    const commit = await this.commitOf(sessionId, to, signal);
-    const agreed = confirmed && new Set(confirmed.map(changeKey));
-    return this.exclusive(async () => {
-      const release = this.lock.beginRestore(`a restore of session ${sessionId}`);
-      try {
-        this.recoverHeld();
-        return await this.withPlan(commit, signal, false, async (plan, _index, tree, rules) => {
-          const changes = agreed ? plan.changes.filter((c) => agreed.has(changeKey(c))) : plan.changes;
-          if (!changes.length) return { changes: [] };
-          const undo = await this.takePoint(sessionId, to, tree, rules, signal);
-          await restoreAtomically({ repo: this.repo, commit, changes, journalFile: this.lock.journalFile, sessionId, target: targetWords(to), signal });
-          return { changes, undo };
-        });
-      } finally {
-        release();
-      }
-    });
-  }
-
-  /** Commits `tree` (the work tree under `rules`) as the session's next restore point. */
-  private async takePoint(sessionId: string, to: RestoreTarget, tree: string, rules: TreeRules, signal: AbortSignal): Promise<PointName> {
-    const name = await nextPointName(this.repo, sessionId, signal);
-    const commit = (await shadowGit(this.repo, ['commit-tree', tree, '-F', '-'], { signal, input: coverageMessage(pointTitle(sessionId, to), { ...rules, taken: momentNow() }) })).trim();
-    // Only a new name: two restores racing never overwrite each other's point.
-    await shadowGit(this.repo, ['update-ref', pointRef(sessionId, name), commit, ''], { signal });
-    this.opts.logger.info(`restore point ${name} of session ${sessionId}: the files as they were before the restore to ${targetWords(to)} (undo with a restore to ${name})`);
-    return name;
-  }
-
-  /**
-   * Runs `fn` with the plan of a restore to `commit`: the work tree taken under the rules the
-   * checkpoint was taken under (its coverage, today's size limit), compared with it, and the
-   * files that look created since but that it could not hold set apart. With `outside` (the
-   * session and target the commit is of), also the nested repositories and other sessions' turns
-   * since; otherwise those lists are empty.
-   */
-  private async withPlan<T>(
-    commit: string,
-    signal: AbortSignal,
-    keep: boolean,
-    fn: (plan: RestorePlan, index: string, tree: string, rules: TreeRules) => Promise<T>,
-    outside?: { sessionId: string; to: RestoreTarget },
-  ): Promise<T> {
-    const coverage = parseCoverage(await shadowGit(this.repo, ['cat-file', 'commit', commit], { signal }));
-    const base = { mode: coverage.mode, excludes: coverage.excludes, keepOut: this.keepOut() };
-    const scan = await scanWorkTree(this.repo, base, this.maxFileBytes(), Infinity, signal);
-    const rules: TreeRules = { ...base, notHeld: scan.overLimit };
-    let nested: NestedChange[] = [];
-    let others: TurnSpan[] = [];
-    if (outside) {
-      // The turn's own start (its first attempt) where recorded: the checkpoint came just after it.
-      const since = (typeof outside.to === 'number' ? this.turns.startOf(outside.sessionId, outside.to) : undefined) ?? coverage.taken ?? 0;
-      nested = await nestedChangesSince(this.repo.workTree, [...coverage.nested, ...scan.nested], since, signal);
-      others = this.turns.othersSince(outside.sessionId, since);
-    }
-    return withWorkTreeIndex(this.repo, signal, keep, rules, async (index, tree) => {
-      const raw = parseRaw(await this.diffTrees('--raw', commit, tree, signal));
-      const leftAlone = await notHeldBy(this.repo, commit, coverage, raw.filter((c) => c.status === 'added').map((c) => c.path), signal);
-      const changes = raw.filter((c) => !leftAlone.has(c.path)).map((c) => (c.status === 'deleted' && this.present(c.path) ? { ...c, status: 'modified' as const } : c));
-      return fn({ changes: changes.sort(byRestoreOrder), leftAlone: [...leftAlone].sort(), nested, others }, index, tree, rules);
-    });
-  }
-
-  /** A file is at `rel` (one the comparison left out, being over the size limit now). */
-  private present(rel: string): boolean {
-    try {
-      return !!fs.lstatSync(`${this.repo.workTree}/${rel}`, { throwIfNoEntry: false });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return false; // a file where its folder was
-      throw e;
-    }
+    return this.restorer.restoreUndoable(sessionId, to, signal, confirmed);
   }
 
   private keepOutDirs(): string[] {
@@ -489,26 +363,6 @@ export class CheckpointStore implements CheckpointSeam {
     if (said) this.opts.logger.info(said);
     else await shadowGit(this.repo, ['gc', '--auto', '--quiet'], { signal });
   }
-
-  /** `git diff-tree` from a checkpoint's tree to another tree (plumbing: no external diff, no textconv). */
-  private diffTrees(format: '--raw' | '--numstat', commit: string, tree: string, signal: AbortSignal): Promise<string> {
-    return shadowGit(this.repo, ['diff-tree', '-r', '-z', '--no-renames', format, `${commit}^{tree}`, tree], { signal });
-  }
-
-  private async commitOf(sessionId: string, to: RestoreTarget, signal: AbortSignal): Promise<string> {
-    const ref = typeof to === 'number' ? refName(sessionId, to) : pointRef(validSession(sessionId), to);
-    const found = repoExists(this.repo) ? (await shadowGit(this.repo, ['for-each-ref', '--format=%(objectname)', ref], { signal })).trim() : '';
-    if (!found) throw new NoCheckpointError(typeof to === 'number' ? `session ${sessionId} has no checkpoint before turn ${to}` : `session ${sessionId} has no restore point ${to}`);
-    return found;
-  }
-
-  private exclusive<T>(fn: () => Promise<T>, key = this.repo.gitDir): Promise<T> {
-    const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
-    const tail = run.catch(() => {});
-    queues.set(key, tail);
-    void tail.then(() => queues.get(key) === tail && queues.delete(key));
-    return run;
-  }
 }
 
 /**
@@ -524,37 +378,4 @@ async function dropIfGone(repo: ShadowRepo, signal: AbortSignal): Promise<boolea
   }
   await fs.promises.rm(path.join(repo.gitDir, 'index'), { force: true });
   return false;
-}
-
-function validSession(sessionId: string): string {
-  if (!SESSION_ID.test(sessionId)) throw new Error(`not a session id: ${JSON.stringify(sessionId)}`);
-  return sessionId;
-}
-
-function refName(sessionId: string, turn: number): string {
-  validSession(sessionId);
-  if (!Number.isInteger(turn) || turn < 1) throw new Error(`not a turn number: ${turn}`);
-  return `refs/snowpea/${sessionId}/${turn}`;
-}
-
-function changeKey(c: FileChange): string {
-  return `${c.status}\0${c.path}`;
-}
-
-function fallbackNote(workTree: string, bytes: number, limitMB: number): string {
-  return `files your .gitignore excludes are not in this workspace's checkpoints: with them ${workTree} holds at least ${Math.ceil(bytes / MB)} MB, over the ${limitMB} MB limit (checkpoints.maxWorkspaceMB); a restore leaves them alone`;
-}
-
-function notHeldLine(turn: number, files: readonly string[], maxFileBytes: number): string {
-  const named = files.slice(0, MAX_NAMED).join(', ');
-  const more = files.length > MAX_NAMED ? `, and ${files.length - MAX_NAMED} more` : '';
-  return `not in the checkpoint before turn ${turn} (over checkpoints.maxFileMB, ${maxFileBytes / MB} MB; a restore leaves them alone): ${named}${more}`;
-}
-
-function keptLine(sessionId: string, turn: number, time: number): string {
-  return `turn ${turn} of session ${sessionId} was started before (${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC) and stopped before its message was saved; the checkpoint from then is kept, so a restore to ${turn} goes back to before that attempt too`;
-}
-
-function tooLarge(bytes: number, limitMB: number): string {
-  return `checkpoints are off for this workspace: at least ${Math.ceil(bytes / MB)} MB of files, over the ${limitMB} MB limit (checkpoints.maxWorkspaceMB; files .gitignore excludes do not count)`;
 }
