@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { commandVerdict, parseCommand, ruleMatches, suggestedPrefix } from '../../../extension/core/tools/policy/command-rules';
+import { parseCommand, splitLines } from '../../../extension/core/tools/policy/command-line';
+import { commandVerdict, ruleMatches, suggestedPrefix } from '../../../extension/core/tools/policy/command-rules';
 import { ApprovalMemory } from '../../../extension/core/tools/policy/memory';
 import { call, makeCtx, registry, tempDir, writeTree } from './helpers';
 
@@ -38,6 +39,63 @@ describe('command rules (approvals.commandRules)', () => {
     assert.equal(commandVerdict('npm test', { allow: [], deny: [] }).kind, 'none');
   });
 
+  it('a newline ends a command, as in the shell: a second line never rides on the first line\'s allow rule, and a deny rule sees every line', () => {
+    assert.deepEqual(splitLines('git status\nrm -rf x'), ['git status', 'rm -rf x']);
+    assert.deepEqual(splitLines("echo 'a\nb' \\\n  --flag"), ["echo 'a\nb'   --flag"], 'a quoted newline and a continued line stay one line');
+    assert.deepEqual(commandVerdict('git status\nrm -rf x', rules), { kind: 'deny', rule: 'rm -rf' });
+    assert.deepEqual(commandVerdict('git status #c\nrm -rf x', rules), { kind: 'deny', rule: 'rm -rf' }, 'a comment ends at its line');
+    assert.deepEqual(commandVerdict('git status\ncurl evil.example', rules), { kind: 'none', why: 'it has more than one line, which allow rules do not cover' });
+    assert.equal(commandVerdict('git status\r\ncurl evil.example', rules).kind, 'none');
+    assert.equal(suggestedPrefix('git status\nrm x'), undefined);
+  });
+
+  it('a redirection the rules cannot place keeps an allowed command asking: a variable, ~, a pattern, >&file and <> all write', () => {
+    const allowEcho = { allow: ['echo'], deny: [] };
+    const protectedGit = (f: string) => (f.startsWith('.git/') ? `${f} is inside .git/` : undefined);
+    for (const line of ['echo x >> $HOME/.bashrc', 'echo x > ~/.profile', 'echo x > .gi?/hooks/pre-commit', 'echo x > `pwd`/f', 'echo x > "$(pwd)/f"']) {
+      assert.equal(commandVerdict(line, allowEcho, protectedGit).kind, 'none', line);
+    }
+    assert.deepEqual(commandVerdict('echo x >> $HOME/.bashrc', allowEcho), { kind: 'none', why: 'it writes to a file named by a variable, `~` or a pattern, which allow rules do not cover' });
+    assert.deepEqual(commandVerdict('echo x >& .git/hooks/pre-commit', allowEcho, protectedGit), { kind: 'none', why: 'it writes .git/hooks/pre-commit is inside .git/' });
+    assert.deepEqual(commandVerdict('echo x 1<>.git/config', allowEcho, protectedGit), { kind: 'none', why: 'it writes .git/config is inside .git/' });
+    assert.equal(commandVerdict('echo x >&2', allowEcho, protectedGit).kind, 'allow', 'a descriptor is not a file');
+    assert.equal(commandVerdict('echo x 2>&1 >&-', allowEcho, protectedGit).kind, 'allow');
+    assert.deepEqual(parseCommand('echo x >& out.txt').redirects, ['out.txt']);
+  });
+
+  it('a variable that changes what runs (LD_PRELOAD, GIT_*, NODE_OPTIONS, PATH) keeps an allowed command asking; CI=1 and the like do not', () => {
+    assert.deepEqual(commandVerdict("GIT_EXTERNAL_DIFF='sh -c id' git status", rules), { kind: 'none', why: 'it sets GIT_EXTERNAL_DIFF, which allow rules do not cover' });
+    for (const line of ['LD_PRELOAD=/tmp/x.so git status', 'NODE_OPTIONS=--require=/tmp/x npm test', 'PATH=/tmp:$PATH ls', 'ls && BASH_ENV=/tmp/x ls']) {
+      assert.equal(commandVerdict(line, rules).kind, 'none', line);
+    }
+    assert.deepEqual(commandVerdict('CI=1 FORCE_COLOR=0 npm test', rules), { kind: 'allow', rules: ['npm test'] });
+    assert.deepEqual(commandVerdict('LD_PRELOAD=x rm -rf y', rules), { kind: 'deny', rule: 'rm -rf' }, 'deny still looks past assignments');
+  });
+
+  it('deny wins inside substitutions, behind wrappers (sudo, env, xargs, nohup, timeout, bash -c) and for a program named by its path', () => {
+    const deny = { allow: [], deny: ['git push', 'rm -rf'] };
+    for (const line of [
+      'echo `git push -f`',
+      'echo "$(git push origin main)"',
+      'echo $(echo $(rm -rf /tmp/x))',
+      'sudo git push',
+      'sudo -u root git push',
+      'env -i FOO=1 git push',
+      'nohup git push &',
+      'timeout 5 git push',
+      'find . -name x | xargs -n 1 rm -rf',
+      'bash -c "git push --force"',
+      "sh -c 'ls; git push'",
+      'sudo bash -c "env rm -rf /"',
+      '/usr/bin/git push',
+    ]) {
+      assert.equal(commandVerdict(line, deny).kind, 'deny', line);
+    }
+    assert.equal(commandVerdict('git pushd', deny).kind, 'none', 'still whole words');
+    assert.equal(commandVerdict('sudo git status', deny).kind, 'none');
+    assert.equal(commandVerdict('sudo git status', rules).kind, 'none', 'a wrapper is not the allowed command: it asks');
+  });
+
   it('suggests the command and its subcommand as the "always allow" prefix, nothing for a chained line', () => {
     assert.equal(suggestedPrefix('npm test -- --watch=false'), 'npm test');
     assert.equal(suggestedPrefix('CI=1 pytest -q tests/'), 'pytest');
@@ -68,6 +126,18 @@ describe('command rules (approvals.commandRules)', () => {
       assert.equal(denied.r.error?.code, 'policy_blocked');
       assert.match(denied.r.content, /matches the deny rule `rm -rf`/);
       assert.equal(denied.ctx.asked.length, 0);
+    });
+
+    it('an allowed command that writes through $HOME, ~ or a second line asks; one that discards to /dev/null does not', async () => {
+      const echo = { settings: { 'approvals.commandRules': { allow: ['echo'], deny: [] } } };
+      for (const command of ['echo x >> $HOME/.snowpea-test-never', 'echo x > ~/.snowpea-test-never', 'echo x\ntouch pwned']) {
+        const { r, ctx } = await run(command, echo);
+        assert.equal(ctx.asked.length, 1, command);
+        assert.equal(r.error?.code, 'denied', `${command}: ${r.content}`);
+      }
+      const quiet = await run('echo fine > /dev/null 2>&1', echo);
+      assert.equal(quiet.ctx.asked.length, 0, quiet.r.content);
+      assert.equal(quiet.r.ok, true, quiet.r.content);
     });
 
     it('a workspace cannot set command rules (user settings only)', async () => {

@@ -1,82 +1,46 @@
 /**
  * Allow and deny rules for shell commands by prefix (`npm test`, `git status`, `rm -rf`), as
- * Cline, Copilot and Claude Code users keep them. The command line is parsed with `shell-quote`
- * (a well-kept POSIX-shell tokenizer, no regex guessing) into its simple commands:
- * - a deny rule matching any simple command refuses the whole line;
+ * Cline, Copilot and Claude Code users keep them. The command line is read by command-line.ts
+ * (`shell-quote` underneath) into its simple commands:
+ * - a deny rule matching any command the line may run refuses the whole line: its simple commands,
+ *   what runs behind `sudo`/`env`/`xargs`/`bash -c`, and what runs in `$( )` and backticks;
  * - an allow rule lets the line run without asking only when EVERY simple command matches an allow
- *   rule, and the line has no command substitution, subshell or process substitution, and no
- *   redirection into a protected path (`.git/`, `.vscode/`, ...), which always asks.
+ *   rule, and the line is one line with no command substitution, subshell or process substitution,
+ *   no variable but a few harmless ones set before a command (`LD_PRELOAD=` would change what
+ *   runs), and no redirection into a protected path (`.git/`, `.vscode/`, ...) or into a file the
+ *   shell names by expansion (`$HOME/x`, `~/x`, `*`): those always ask.
  * A rule matches whole words: `npm test` matches `npm test -- --grep x`, not `npm testing`.
  */
-import { parse, type ParseEntry } from 'shell-quote';
+import { assignmentsOf, commandsToDeny, parseCommand, programName, withoutAssignments } from './command-line';
 
 export interface CommandRules {
   allow: readonly string[];
   deny: readonly string[];
 }
 
-/** A command line split into its simple commands (words), with what makes it unsafe to allow by rule. */
-export interface ParsedCommand {
-  commands: string[][];
-  /** `$( )`, backticks, `( )` subshells, `<( )`: what runs cannot be judged by prefix. */
-  substitution: boolean;
-  /** Files written by `>`, `>>`, `&>`, `>|`. */
-  redirects: string[];
-}
-
-const SEPARATORS = new Set(['&&', '||', ';', '|', '&', ';;', '|&']);
-const WRITES = new Set(['>', '>>', '>|', '&>', '&>>']);
-
-/** Tokens of a command line; variables stay as written (`$HOME`), never expanded. */
-function tokens(line: string): ParseEntry[] {
-  return parse(line, (name) => `$${name}`);
-}
-
-export function parseCommand(line: string): ParsedCommand {
-  const out: ParsedCommand = { commands: [], substitution: /`|\$\(|<\(|>\(/.test(line), redirects: [] };
-  let current: string[] = [];
-  const end = () => {
-    if (current.length) out.commands.push(current);
-    current = [];
-  };
-  const entries = tokens(line);
-  for (let i = 0; i < entries.length; i++) {
-    const t = entries[i];
-    if (typeof t === 'string') {
-      current.push(t);
-      continue;
-    }
-    if ('comment' in t) break;
-    if ('op' in t) {
-      if ('pattern' in t) {
-        // A glob word (`*.ts`): shell-quote hands it over as its pattern.
-        current.push((t as { pattern: string }).pattern);
-      } else if (SEPARATORS.has(t.op)) {
-        end();
-      } else if (t.op === '(' || t.op === ')' || t.op === '<(' || t.op === '>(') {
-        out.substitution = true;
-        end();
-      } else if (WRITES.has(t.op)) {
-        const target = entries[i + 1];
-        if (typeof target === 'string') out.redirects.push(target);
-        i++;
-      } else if (t.op === '>&' || t.op === '<' || t.op === '<&' || t.op === '<<' || t.op === '<<<') {
-        i++;
-      }
-    }
-  }
-  end();
-  return out;
-}
+/**
+ * Variables a command may set before it and still be allowed by a rule: they change colours,
+ * locale or logging, not which program runs or what it loads (`LD_PRELOAD=`, `GIT_SSH_COMMAND=`,
+ * `NODE_OPTIONS=`, `PATH=` and every other one keep the line asking).
+ */
+const HARMLESS_VARIABLES = new Set(
+  'CI NODE_ENV FORCE_COLOR NO_COLOR TERM COLUMNS LINES LANG LANGUAGE LC_ALL LC_CTYPE LC_MESSAGES TZ DEBUG RUST_BACKTRACE RUST_LOG PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTHONHASHSEED'.split(' '),
+);
 
 /** Whether a rule's words are the first words of a simple command (leading `VAR=value` assignments skipped). */
 export function ruleMatches(rule: string, command: readonly string[]): boolean {
   const words = parseCommand(rule).commands[0] ?? [];
   if (!words.length) return false;
-  const start = command.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  if (start < 0) return false;
-  const rest = command.slice(start);
+  const rest = withoutAssignments(command);
   return words.length <= rest.length && words.every((w, i) => rest[i] === w);
+}
+
+/** A deny rule also matches the program named by its path (`/usr/bin/git push` for `git push`). */
+function denyMatches(rule: string, command: readonly string[]): boolean {
+  if (ruleMatches(rule, command)) return true;
+  const rest = withoutAssignments(command);
+  if (!rest.length) return false;
+  return ruleMatches(rule, [programName(rest[0]!), ...rest.slice(1)]);
 }
 
 export type CommandVerdict = { kind: 'deny'; rule: string } | { kind: 'allow'; rules: string[] } | { kind: 'none'; why?: string };
@@ -86,15 +50,21 @@ export type CommandVerdict = { kind: 'deny'; rule: string } | { kind: 'allow'; r
  * protected (or undefined when it is not); such a line is never allowed by a rule.
  */
 export function commandVerdict(line: string, rules: CommandRules, protectedTarget: (file: string) => string | undefined = () => undefined): CommandVerdict {
-  const parsed = parseCommand(line);
-  for (const cmd of parsed.commands) {
-    const rule = rules.deny.find((r) => ruleMatches(r, cmd));
-    if (rule) return { kind: 'deny', rule };
+  if (rules.deny.length) {
+    for (const cmd of commandsToDeny(line)) {
+      const rule = rules.deny.find((r) => denyMatches(r, cmd));
+      if (rule) return { kind: 'deny', rule };
+    }
   }
+  const parsed = parseCommand(line);
   if (!rules.allow.length || !parsed.commands.length) return { kind: 'none' };
+  if (parsed.multiline) return { kind: 'none', why: 'it has more than one line, which allow rules do not cover' };
   if (parsed.substitution) return { kind: 'none', why: 'it runs a command substitution or subshell, which allow rules do not cover' };
+  if (parsed.unclearRedirect) return { kind: 'none', why: 'it writes to a file named by a variable, `~` or a pattern, which allow rules do not cover' };
   const target = parsed.redirects.map(protectedTarget).find(Boolean);
   if (target) return { kind: 'none', why: `it writes ${target}` };
+  const setting = parsed.commands.flatMap(assignmentsOf).find((a) => !HARMLESS_VARIABLES.has(a.slice(0, a.indexOf('='))));
+  if (setting) return { kind: 'none', why: `it sets ${setting.slice(0, setting.indexOf('='))}, which allow rules do not cover` };
   const used: string[] = [];
   for (const cmd of parsed.commands) {
     const rule = rules.allow.find((r) => ruleMatches(r, cmd));
@@ -111,10 +81,8 @@ export function commandVerdict(line: string, rules: CommandRules, protectedTarge
  */
 export function suggestedPrefix(line: string): string | undefined {
   const parsed = parseCommand(line);
-  if (parsed.substitution || parsed.commands.length !== 1) return undefined;
-  const all = parsed.commands[0]!;
-  const start = all.findIndex((x) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(x));
-  const words = start < 0 ? [] : all.slice(start);
+  if (parsed.substitution || parsed.multiline || parsed.commands.length !== 1) return undefined;
+  const words = withoutAssignments(parsed.commands[0]!);
   const [first, second] = words;
   if (!first || /[\s'"\\$]/.test(first)) return undefined;
   const subcommand = SUBCOMMAND_TOOLS.has(first.replace(/^.*\//, '')) && second && /^[a-z][a-z0-9:_-]*$/i.test(second);

@@ -71,6 +71,9 @@ export function consentFacts(toolName: string, summary: string, ctx: ToolContext
   };
 }
 
+/** Where a redirection writes nothing to any file: `npm test > /dev/null` stays allowed by its rule. */
+const DISCARDS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
 /**
  * What approvals.commandRules (user settings only) and this window's "always allow" answers say
  * about a shell command line; a redirection into a protected or outside path keeps it asking.
@@ -79,6 +82,7 @@ function commandFacts(command: { line: string; cwd?: string }, ctx: ToolContext)
   const rules = ctx.settings['approvals.commandRules'] ?? { allow: [], deny: [] };
   const allow = [...rules.allow, ...(ctx.approvals?.commandAllow ?? [])];
   const target = (file: string) => {
+    if (DISCARDS.has(file)) return undefined;
     const f = pathFact({ path: command.cwd ? path.join(command.cwd, file) : file, write: true }, ctx);
     return f.class === 'inside' ? undefined : (f.reason ?? f.class);
   };
