@@ -11,7 +11,10 @@ import { ChatController, PLAN_APPROVED } from '../../../extension/core/chat/cont
 import type { ChatHooks } from '../../../extension/core/chat/chat-agent';
 import type { AgentEvent } from '../../../extension/core/conversation/events';
 import { openStateDb } from '../../../extension/core/store';
+import type { BrowserManager } from '../../../extension/core/browser/browser-manager';
+import { createBrowserTools } from '../../../extension/core/tools/browser';
 import { TOOL } from '../../../extension/core/tools/names';
+import { offerRefusal } from '../../../extension/core/tools/policy/decide';
 import { recordingLogger } from '../../fixtures/recording-logger';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 
@@ -51,6 +54,13 @@ describe('plan mode and the todo list (issue 30)', function () {
     assert.match(refused.content, /write_file is not available in plan mode, which is read-only/);
     assert.match(refused.content, /answer with your plan; the user approves it to switch to act mode/);
     assert.equal(fs.existsSync(path.join(h.workspace, 'a.txt')), false);
+  });
+
+  it('plan mode: browser tools that act on a page (click, type, press) are refused; reading a page is not', () => {
+    const tools = createBrowserTools({} as BrowserManager);
+    const refused = tools.filter((t) => offerRefusal(t, { mode: 'plan' })).map((t) => t.name).sort();
+    assert.deepEqual(refused, [TOOL.browser_click, TOOL.browser_press, TOOL.browser_type].sort(), 'a click can submit a form');
+    for (const t of tools) assert.equal(offerRefusal(t, { mode: 'code' }), undefined, t.name);
   });
 
   it('todo_write replaces the list, answers with counts only, reports a todos event and stores the list with the session', async () => {

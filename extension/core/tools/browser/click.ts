@@ -12,7 +12,7 @@ const input = z.strictObject({
 export function browserClickTool(m: BrowserManager) {
   return defineTool({
     name: TOOL.browser_click,
-    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
+    traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,

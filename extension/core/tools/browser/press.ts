@@ -49,7 +49,7 @@ async function hold(page: Page, keys: string[], ms: number, signal: AbortSignal)
 export function browserPressTool(m: BrowserManager) {
   return defineTool({
     name: TOOL.browser_press,
-    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
+    traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,

@@ -14,7 +14,7 @@ const input = z.strictObject({
 export function browserTypeTool(m: BrowserManager) {
   return defineTool({
     name: TOOL.browser_type,
-    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
+    traits: { readOnly: false, repeat: 'plain', subagents: true, images: false },
     group: 'browser',
     permission: 'network',
     deferred: true,
