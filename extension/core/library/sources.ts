@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { claudeHome, snowpeaHome } from '../settings/files';
 import { workspaceFolderOrigins } from '../tools/roots';
 
-/** Whose file it is: the workspace's (read only when trusted, except Snowpea's own skills) or the user's own. */
+/** Whose file it is: the workspace's (read only when the workspace is trusted) or the user's own. */
 export type LibraryScope = 'workspace' | 'user';
 /** Which agent's format a file is written in. */
 export type LibraryFormat = 'snowpea' | 'claude' | 'copilot' | 'roo';
