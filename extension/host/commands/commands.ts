@@ -71,6 +71,7 @@ export function commandTable(d: CommandDeps): Record<string, (...args: unknown[]
     },
     ...toolCommandTable(d.host),
     'snowpea.review.accept': (uri) => d.host.edits.review.answer('allow', uri),
+    'snowpea.review.rejectHunk': () => d.host.edits.review.rejectHunk(),
     'snowpea.review.reject': (uri) => d.host.edits.review.answer('deny', uri),
     'snowpea.changes.keepAll': () => d.host.edits.changes.keep(),
     'snowpea.changes.undoAll': () => d.host.edits.changes.undo(),

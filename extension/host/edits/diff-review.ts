@@ -1,11 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hunkAt, splitHunks, undoHunk } from '../../core/text/hunks';
 import type { ApprovalDecision, WriteProposal } from '../../core/tools/types';
-import { PROPOSAL_SCHEME, type BeforeTexts, type ProposalFiles } from './proposal-provider';
+import { BEFORE_SCHEME, PROPOSAL_SCHEME, type BeforeTexts, type ProposalFiles } from './proposal-provider';
 import { showInfo } from '../dialogs';
+import { changedRange } from '../workspace/editor-files';
 
 interface Review {
   uri: vscode.Uri;
+  display: string;
+  /** The file's text the proposal is compared with (the diff's left side). */
+  current: string;
   proposed: string;
   /** The user typed in the proposal (its text may differ from `proposed`). */
   edited: boolean;
@@ -47,7 +52,7 @@ export class DiffReview implements vscode.Disposable {
   async open(id: string, proposal: WriteProposal, answer: (decision: ApprovalDecision) => void): Promise<void> {
     const left = this.before.set(id, proposal.display, proposal.current);
     const uri = this.proposals.create(id, proposal.display, proposal.proposed);
-    this.reviews.set(id, { uri, proposed: proposal.proposed, edited: false, answer });
+    this.reviews.set(id, { uri, display: proposal.display, current: proposal.current, proposed: proposal.proposed, edited: false, answer });
     const name = path.basename(proposal.path);
     const title = proposal.created ? `${name} (new file ↔ Snowpea's proposal)` : `${name} (current ↔ Snowpea's proposal)`;
     try {
@@ -83,6 +88,45 @@ export class DiffReview implements vscode.Disposable {
     const r = (target && this.find(target)) ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
     if (r) r.answer(decision);
     else void showInfo('Snowpea: no proposed edit is waiting for review here.');
+  }
+
+  /**
+   * The diff's Reject Hunk at Cursor: the proposal's hunk under the cursor (in either side) goes
+   * back to the file's current lines in the proposal; the rest stays proposed, for Accept or Reject.
+   */
+  async rejectHunk(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    let uri = editor?.document.uri;
+    let side: 'old' | 'new' = 'new';
+    if (uri?.scheme === BEFORE_SCHEME) {
+      // The cursor is in the diff's left side: the proposal is the diff's right side.
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      uri = input instanceof vscode.TabInputTextDiff && input.original.toString() === uri.toString() ? input.modified : undefined;
+      side = 'old';
+    }
+    const r = uri && this.find(uri);
+    const doc = r && vscode.workspace.textDocuments.find((d) => sameUri(d.uri, r.uri));
+    if (!editor || !r || !doc) {
+      void showInfo('Snowpea: this editor shows no proposed edit; Reject Hunk works in the diff of an edit waiting for your approval.');
+      return;
+    }
+    const proposed = doc.getText();
+    const hunk = hunkAt(splitHunks(r.current, proposed), editor.selection.active.line, side);
+    if (!hunk) {
+      void showInfo(`Snowpea: the cursor is not on a proposed change of ${r.display}; put it on a changed line.`);
+      return;
+    }
+    const change = changedRange(doc, undoHunk(r.current, proposed, hunk.key));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, change.range, change.text);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      void showInfo(`Snowpea: the editor refused to change the proposal of ${r.display}.`);
+      return;
+    }
+    r.edited = true;
+    if (!splitHunks(r.current, doc.getText()).length) {
+      void showInfo(`Snowpea: nothing of the proposed change to ${r.display} is left; Reject it, or Accept to leave the file as it is.`);
+    }
   }
 
   private find(uri: vscode.Uri): Review | undefined {
