@@ -70,6 +70,25 @@ export const FLOORS: ReadonlyArray<readonly string[]> = [
   ['extension/host', 'extension/cli', 'extension/lazy'],
 ];
 
+const host = (name: string) => `extension/host/${name}`;
+
+/**
+ * The floors inside extension/host (one room of FLOORS), lowest first, by the same rule: dialogs,
+ * the log, vscode.lm and the workspace's editor parts at the bottom; then what AgentHost is made
+ * of; AgentHost; the views and commands that use it; activate.ts at the top.
+ */
+export const HOST_FLOORS: ReadonlyArray<readonly string[]> = [
+  [host('dialogs'), host('log'), host('lm'), host('workspace')],
+  [host('settings'), host('mcp'), host('edits'), host('library-host')],
+  [host('chat')],
+  [host('window-agent')],
+  [host('agent-host')],
+  [host('tree'), host('checkpoints')],
+  [host('view')],
+  [host('commands')],
+  [host('activate')],
+];
+
 const web = (name: string) => `webview/src/${name}`;
 
 /**
@@ -109,6 +128,11 @@ export const RULES = {
     name: 'every room of extension/ imports only itself and rooms on lower floors (FLOORS)',
     applies: (f: string) => inFolder(f, 'extension'),
     forbidden: (t: Target, file: string) => upward(FLOORS, 'extension', t, file),
+  },
+  hostFloors: {
+    name: 'every room of extension/host imports only itself and rooms on lower floors (HOST_FLOORS)',
+    applies: (f: string) => inFolder(f, 'extension/host'),
+    forbidden: (t: Target, file: string) => upward(HOST_FLOORS, 'extension/host', t, file),
   },
   webviewFloors: {
     name: 'every room of webview/src imports only itself and rooms on lower floors (WEBVIEW_FLOORS)',
@@ -186,6 +210,16 @@ describe('architecture: the layers of extension/core and the webview', () => {
       ],
     ],
     [
+      'hostFloors',
+      [
+        { file: 'extension/host/chat/turn-notifier.ts', text: `import { AgentHost } from '../agent-host';\nimport { v } from '../view/chat-view';` },
+        { file: 'extension/host/workspace/terminal-output.ts', text: `import { s } from '../settings/sources';\nimport { x } from '../newfolder/x';` },
+      ],
+      [
+        { file: 'extension/host/view/chat-view.ts', text: `import { AgentHost } from '../agent-host';\nimport { d } from '../dialogs';\nimport { t } from './webview-html';\nimport { Agent } from '../../core/agent/agent';` },
+      ],
+    ],
+    [
       'webviewFloors',
       [
         { file: 'webview/src/markdown/CodeBlock.tsx', text: `import { Icon } from '../components/Icon';\nimport { App } from '../App';` },
@@ -233,6 +267,11 @@ describe('architecture: the layers of extension/core and the webview', () => {
 
   it('every source file of extension/ lies in a room with a floor (a new folder gets one in FLOORS)', () => {
     const homeless = sources.filter((s) => inFolder(s.file, 'extension') && !roomOf(s.file)).map((s) => s.file);
+    assert.deepEqual(homeless, []);
+  });
+
+  it('every source file of extension/host lies in a room with a floor (a new folder gets one in HOST_FLOORS)', () => {
+    const homeless = sources.filter((s) => inFolder(s.file, 'extension/host') && !roomOf(s.file, HOST_FLOORS)).map((s) => s.file);
     assert.deepEqual(homeless, []);
   });
 
