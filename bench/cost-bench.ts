@@ -119,7 +119,7 @@ function checkReconstruction(r: Recorded, tok: Tokenizers): void {
   });
 }
 
-/** Conditions the optimum is also computed under: smaller windows than the spec's 6, and no fixed prefix at all. */
+/** Conditions the optimum is also computed under: smaller windows than the default 6 (agent.keepToolRounds), and no fixed prefix at all. */
 export const OPTIMUM_VARIANTS: Array<{ name: string; keep: number; noPrefix?: boolean }> = [
   { name: 'keepToolRounds 4', keep: 4 },
   { name: 'keepToolRounds 3', keep: 3 },

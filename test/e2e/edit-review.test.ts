@@ -30,7 +30,7 @@ describe('e2e: review before it lands (issue 19)', function () {
   const scripted = useScriptedModel();
   const vscode = useVsCode(() => ({
     settings: scriptedModelSettings(scripted()),
-    workspaceFiles: { 'greet.ts': "export const greeting = 'hello';\n", 'keep.ts': 'export const n = 1;\n', 'other.ts': 'const a = 1;\n', 'closed.ts': 'const c = 1;\n' },
+    workspaceFiles: { 'greet.ts': "export const greeting = 'hello';\n", 'keep.ts': 'export const n = 1;\n', 'other.ts': 'const a = 1;\n', 'closed.ts': 'const c = 1;\n', 'pair.ts': 'one\ntwo\nthree\nfour\n' },
   }));
 
   it('issue 19 review: an approval opens a diff of the proposal; Accept in its title bar writes it', async function () {
@@ -69,6 +69,26 @@ describe('e2e: review before it lands (issue 19)', function () {
     assert.match(told, /The user changed your edit of keep\.ts before accepting it/);
     assert.match(told, /-export const n = 2;\n\+export const n = 2; \/\/ reviewed/);
     assert.equal(await diffEditor(workbench).count(), 0, 'answering on the card closed the diff');
+  });
+
+  it('issue 30 hunks: Reject Proposed Hunk at Cursor takes one of two proposed hunks back; Accept writes the other only', async function () {
+    const model = scripted();
+    const { workbench, workspace } = vscode();
+    model.enqueue({ toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'pair.ts', content: 'ONE\ntwo\nthree\nFOUR\n' }) }] }, { text: 'pair written' });
+    const frame = await sendPrompt(workbench, 'shout the ends');
+    const modified = diffEditor(workbench).locator('.editor.modified');
+    await modified.locator('.view-line', { hasText: 'FOUR' }).waitFor();
+    await modified.locator('.view-line', { hasText: 'ONE' }).click();
+    await titleAction(workbench, 'Reject Proposed Hunk at Cursor').click();
+    await modified.locator('.view-line', { hasText: 'ONE' }).waitFor({ state: 'detached' });
+    assert.equal(await modified.locator('.view-line', { hasText: 'FOUR' }).count(), 1, 'the other hunk is still proposed');
+    assert.equal(fs.readFileSync(path.join(workspace, 'pair.ts'), 'utf8'), 'one\ntwo\nthree\nfour\n', 'nothing written before Accept');
+    await titleAction(workbench, 'Accept Proposed Edit').click();
+    await frame.locator(CHAT.transcript).getByText('pair written').waitFor();
+    assert.equal(fs.readFileSync(path.join(workspace, 'pair.ts'), 'utf8'), 'one\ntwo\nthree\nFOUR\n');
+    const told = lastToolResult(model);
+    assert.match(told, /The user changed your edit of pair\.ts before accepting it/);
+    assert.match(told, /-ONE\n\+one/);
   });
 
   it('issue 19 review: Reject leaves the file alone and the model is told', async function () {

@@ -56,7 +56,7 @@ describe('golden: the system prompt and tools block the model sees (issue 21)', 
     const [parent, child] = h.bodies();
     check('first-request', golden(parent, h.workspace));
     check('explore-child', golden(child, h.workspace));
-    // The seed's narrowed eager set for read-only children.
+    // A read-only child gets a narrower eager set (the explore role's list in core/tools/roles.ts).
     const names = (child.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
     assert.deepEqual(names, ['read_file', 'shell', 'grep', 'glob', 'tool_search']);
   });
