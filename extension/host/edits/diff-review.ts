@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hunkAt, splitHunks, undoHunk } from '../../core/text/hunks';
 import type { ApprovalDecision, WriteProposal } from '../../core/tools/types';
-import { BEFORE_SCHEME, PROPOSAL_SCHEME, type BeforeTexts, type ProposalFiles } from './proposal-provider';
+import { cursorInDiff } from './cursor-side';
+import { PROPOSAL_SCHEME, type BeforeTexts, type ProposalFiles } from './proposal-provider';
 import { showInfo } from '../dialogs';
 import { changedRange } from '../workspace/editor-files';
 
@@ -95,23 +96,15 @@ export class DiffReview implements vscode.Disposable {
    * back to the file's current lines in the proposal; the rest stays proposed, for Accept or Reject.
    */
   async rejectHunk(): Promise<void> {
-    const editor = vscode.window.activeTextEditor;
-    let uri = editor?.document.uri;
-    let side: 'old' | 'new' = 'new';
-    if (uri?.scheme === BEFORE_SCHEME) {
-      // The cursor is in the diff's left side: the proposal is the diff's right side.
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      uri = input instanceof vscode.TabInputTextDiff && input.original.toString() === uri.toString() ? input.modified : undefined;
-      side = 'old';
-    }
-    const r = uri && this.find(uri);
+    const cursor = cursorInDiff();
+    const r = cursor?.uri && this.find(cursor.uri);
     const doc = r && vscode.workspace.textDocuments.find((d) => sameUri(d.uri, r.uri));
-    if (!editor || !r || !doc) {
+    if (!cursor || !r || !doc) {
       void showInfo('Snowpea: this editor shows no proposed edit; Reject Hunk works in the diff of an edit waiting for your approval.');
       return;
     }
     const proposed = doc.getText();
-    const hunk = hunkAt(splitHunks(r.current, proposed), editor.selection.active.line, side);
+    const hunk = hunkAt(splitHunks(r.current, proposed), cursor.editor.selection.active.line, cursor.side);
     if (!hunk) {
       void showInfo(`Snowpea: the cursor is not on a proposed change of ${r.display}; put it on a changed line.`);
       return;

@@ -8,7 +8,8 @@ import type { ChangedFile, ChangedHunk, HostMessage } from '../../protocol';
 import { findOpenDocument } from '../workspace/editor-files';
 import { realPath } from '../workspace/real-path';
 import { checkUtf8, currentText, encodeLike, putText } from './hunk-writes';
-import { BEFORE_SCHEME, type BeforeTexts } from './proposal-provider';
+import { cursorInDiff } from './cursor-side';
+import type { BeforeTexts } from './proposal-provider';
 import { realFolder, undoWrite } from './undo-write';
 import { showError, showInfo } from '../dialogs';
 
@@ -144,17 +145,10 @@ export class TurnChanges {
 
   /** The diff editor's (or the editor's) Keep or Undo Hunk at Cursor: the hunk under the active editor's cursor. */
   async hunkAtCursor(action: 'keep' | 'undo'): Promise<void> {
-    const editor = vscode.window.activeTextEditor;
-    let uri = editor?.document.uri;
-    let side: 'old' | 'new' = 'new';
-    if (uri?.scheme === BEFORE_SCHEME) {
-      // The cursor is in the diff's left side: the file is the diff's right side.
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      uri = input instanceof vscode.TabInputTextDiff && input.original.toString() === uri.toString() ? input.modified : undefined;
-      side = 'old';
-    }
+    const cursor = cursorInDiff();
+    const uri = cursor?.uri;
     const t = uri?.scheme === 'file' ? (this.files.get(uri.fsPath) ?? this.files.get(realPath(uri.fsPath))) : undefined;
-    if (!editor || !t) {
+    if (!cursor || !t) {
       void showInfo('Snowpea: this editor shows no file the last turn changed; open one from the chat\'s list of changed files.');
       return;
     }
@@ -162,7 +156,7 @@ export class TurnChanges {
       void showInfo(`Snowpea: ${t.display} was created this turn; Keep or Undo the whole file in the chat.`);
       return;
     }
-    const hunk = hunkAt(splitHunks(baseOf(t), (await currentText(t.abs)).text), editor.selection.active.line, side);
+    const hunk = hunkAt(splitHunks(baseOf(t), (await currentText(t.abs)).text), cursor.editor.selection.active.line, cursor.side);
     if (!hunk) {
       void showInfo(`Snowpea: the cursor is not on a change of ${t.display} left to decide; put it on a changed line.`);
       return;
