@@ -87,13 +87,14 @@ describe('snowpea run stops when its reader goes away (issue 29)', function () {
 
   const args = () => ['--yes', '--base-url', slow.baseUrl, '--model', 'gpt-4o'];
 
-  it('| head -c 50: the turn stops within 2 s of the reader closing, exits 141, no further request or tool, the completed round kept', async () => {
+  it('| head -c 50: the turn stops while the answer still streams, exits 141, no further request or tool, the completed round kept', async () => {
     const { ws, home } = world;
     scriptSlowSecondRound(slow);
     const run = await readThenClose(['run', 'write two files', ...args()], { cwd: ws, home }, (out) => Buffer.byteLength(out) >= 50);
     assert.ok(run.afterCloseMs !== undefined, `the reader closed after 50 bytes: ${run.out} ${run.stderr}`);
     assert.equal(run.code, 141, run.stderr);
-    assert.ok(run.afterCloseMs < 2000, `exited ${Math.round(run.afterCloseMs)} ms after the reader closed`);
+    // The slow answer takes about 12 s to stream: the CLI left while it was still streaming (no clock read here).
+    assert.equal(slow.chatsAnswered(), 1, 'the CLI exited before the second answer finished streaming');
     assert.equal(slow.chatRequests().length, 2, 'no request after the stop');
     assert.equal(fs.readFileSync(path.join(ws, 'first.txt'), 'utf8'), 'first\n');
     assert.ok(!fs.existsSync(path.join(ws, 'second.txt')), 'the stopped round\'s call never ran');
@@ -105,7 +106,7 @@ describe('snowpea run stops when its reader goes away (issue 29)', function () {
     assert.equal(messages[1].toolCalls?.[0].name, 'write_file');
   });
 
-  it('--json | head: stops within 2 s of the reader closing with 141, no second request, no session kept', async () => {
+  it('--json | head: stops while the answer still streams, with 141, no second request, no session kept', async () => {
     const { ws, home } = world;
     slow.enqueue({ text: 'streaming slowly to a reader. '.repeat(80) }, { text: 'never asked for' });
     // The CLI learns that its reader is gone at its next write: the reader closes once the answer
@@ -114,7 +115,7 @@ describe('snowpea run stops when its reader goes away (issue 29)', function () {
     assert.ok(run.afterCloseMs !== undefined, run.stderr);
     assert.equal((JSON.parse(run.out.split('\n')[0]) as { type: string }).type, 'turn.start');
     assert.equal(run.code, 141, run.stderr);
-    assert.ok(run.afterCloseMs < 2000, `exited ${Math.round(run.afterCloseMs)} ms after the reader closed`);
+    assert.equal(slow.chatsAnswered(), 0, 'the CLI exited before the answer finished streaming');
     assert.equal(slow.chatRequests().length, 1);
     assert.match(run.stderr, /^stopped before a model round completed; no session was kept$/m);
     const store = await openStateDb({ file: path.join(home, 'state.db'), readOnly: true });
