@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Agent } from '../core/agent/agent';
+import { closeBrowserOnRelease } from '../core/browser';
 import { silentLogger, type Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import { coreProviders, UnknownProviderError, type ModelProvider } from '../core/model/providers';
@@ -248,6 +249,8 @@ export async function createCliAgent(cwd: string, flags: CommonFlags, log: Logge
     apiKey: () => apiKey,
     startingTools: cliStartingTools(mcp),
     checkpoints,
+    // A finished subagent's browser page closes with it (the rest close when the command ends).
+    onSessionReleased: closeBrowserOnRelease(log),
   });
   return { agent, store, checkpoints, settings, mcp, registry };
 }

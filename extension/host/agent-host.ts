@@ -8,7 +8,7 @@ import { ChatController } from '../core/chat/controller';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
 import type { Settings } from '../core/settings/schema';
-import { closeAllBrowsers, closeBrowserSession } from '../core/browser';
+import { closeAllBrowsers } from '../core/browser';
 import type { McpManager } from '../core/mcp';
 import { McpLifecycle } from './mcp/mcp-lifecycle';
 import { coreProviders } from '../core/model/providers';
@@ -139,7 +139,6 @@ export class AgentHost implements vscode.Disposable {
         runningChanged: (running) => void vscode.commands.executeCommand('setContext', 'snowpea.turnRunning', running),
         sessionChanged: () => this.changeEmitter.fire(),
         beforeRequest: () => this.loadApiKey(true),
-        released: (id) => void closeBrowserSession(id),
         queueChanged: () => this.post(this.queueMessage()),
         idle: (reason) => this.notifier.turnEnded(reason),
       },

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { Agent } from '../core/agent/agent';
+import { closeBrowserOnRelease } from '../core/browser';
 import { CheckpointStore, WorkspaceCheckpoints, workspaceCoordinationDir, type RestoreSeam } from '../core/checkpoints';
 import type { Logger } from '../core/log';
 import { modelCapabilities } from '../core/model/capabilities';
@@ -136,6 +137,7 @@ export class WindowAgent {
       startingTools: this.o.mcp.startingTools(),
       checkpoints: this.checkpointStore(),
       mentionSources: { problems: workspaceProblems, terminal: () => this.o.terminals.capture() },
+      onSessionReleased: closeBrowserOnRelease(log),
     });
     const settings = this.o.config.settings;
     const caps = modelCapabilities(settings['model.name'], settings);

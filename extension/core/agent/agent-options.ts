@@ -81,5 +81,11 @@ export interface AgentOptions {
   askBudget?: BudgetAsker;
   /** VS Code: its diagnostics and terminals for `@problems` and `@terminal` in a prompt (the CLI has none). */
   mentionSources?: MentionSources;
+  /**
+   * Told of every session released from memory (the chat left it, a subagent finished, it was
+   * deleted: Agent.releaseSession, the one release path), to drop what is kept for it outside the
+   * agent; the host and the CLI close the session's browser page here.
+   */
+  onSessionReleased?: (sessionId: string) => void;
 }
 

@@ -60,9 +60,10 @@ export interface AgentParts {
  * deferred line: both through closures, read at call time, so each part gets the others by constructor.
  */
 export function createAgentParts(opts: AgentOptions, callbacks: AgentCallbacks): AgentParts {
-  const states = new SessionStates();
+  const states = new SessionStates({ onListenerError: (e) => opts.logger.warn(`after a session's release: ${(e as Error)?.message ?? String(e)}`) });
   const live = states.slice<Session>('live sessions');
   const disposables: Disposable[] = [];
+  if (opts.onSessionReleased) disposables.push(states.onRelease(opts.onSessionReleased));
   const approvals = opts.approvals ?? new ApprovalMemory();
   const library = new WorkspaceLibrary({ workspaceRoot: opts.workspaceRoot, trusted: () => opts.workspaceTrusted?.() ?? true, logger: opts.logger });
   const attachments = opts.attachments ?? new AttachmentStore({ dir: path.join(opts.scratchRoot, 'attachments'), limits: () => limitsFromSettings(opts.settings()), logger: opts.logger });

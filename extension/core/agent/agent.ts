@@ -216,7 +216,8 @@ export class Agent implements Disposable {
 
   /**
    * Drops everything kept in memory for a session the user left, a finished subagent or a deleted
-   * session, from every part at once (SessionStates); state.db keeps it, so it can be opened again.
+   * session, from every part at once (SessionStates), then tells opts.onSessionReleased (the host
+   * and the CLI close its browser page); state.db keeps it, so it can be opened again.
    */
   releaseSession(id: string): void {
     this.parts.states.release(id);

@@ -93,6 +93,11 @@ export class BrowserManager {
     return this.sessions.has(id);
   }
 
+  /** Whether anything is kept for the session: its page (opening or open) or the origins its user agreed to. */
+  holds(id: string): boolean {
+    return this.sessions.has(id) || this.consents.has(id);
+  }
+
   /** The origins the user agreed to in this session (kept until the session's browser is closed). */
   consent(id: string): OriginConsent {
     let c = this.consents.get(id);

@@ -28,7 +28,7 @@ export interface ChatAgent {
   compact(session: Session, focus: string | undefined, signal: AbortSignal): Promise<CompactionOutcome | undefined>;
   /** Deletes a stored session with its children; false when there was none. */
   deleteSession(id: string): Promise<boolean>;
-  /** Drops what is kept in memory for a session the chat left (state.db keeps it). */
+  /** Drops what is kept in memory for a session the chat left (state.db keeps it); the Agent's onSessionReleased closes its browser page. */
   releaseSession(id: string): void;
   onEvent(listener: (e: AgentEvent) => void): Disposable;
 }
@@ -47,8 +47,6 @@ export interface ChatHooks {
   sessionChanged(): void;
   /** Awaited before a turn or a compaction sends anything (the host loads the API key, asking to confirm a workspace-chosen origin). */
   beforeRequest(): Promise<void>;
-  /** The chat left a session and released it: what the host keeps for it goes too (its browser). */
-  released?(sessionId: string): void;
   /** The current session's waiting messages changed (ChatController.queue() has them). */
   queueChanged?(): void;
   /** A turn ended and no waiting message follows it: the chat is idle (the host may tell a user who looks elsewhere). */

@@ -405,12 +405,12 @@ export class ChatController {
 
   /**
    * The chat left `old`: what is kept in memory for it goes (the repeat guard's reads, the prompt
-   * cache, project context, the host's browser). It is stored, so Resume opens it again. A
-   * session whose turn still runs is released when that turn ends.
+   * cache, project context, and through the agent's onSessionReleased the host's browser page).
+   * It is stored, so Resume opens it again. A session whose turn still runs is released when that
+   * turn ends.
    */
   private release(old: Session | undefined): void {
     if (!old || old === this.current || old === this.runningSession) return;
-    this.opts.hooks.released?.(old.id);
     this.agent?.releaseSession(old.id);
   }
 }

@@ -30,6 +30,48 @@ describe('SessionStates: one owner of what the agent keeps per session', () => {
     assert.deepEqual(states.names(), ['a', 'b']);
   });
 
+  it('onRelease hears each released session after every slice dropped it; a throwing listener is reported and the release goes on; a disposed listener hears nothing', () => {
+    const errors: unknown[] = [];
+    const states = new SessionStates({ onListenerError: (e) => errors.push(e) });
+    const a = states.slice<number>('a');
+    a.set('s1', 1);
+    a.set('s2', 2);
+    const heard: Array<[string, string[]]> = [];
+    states.onRelease(() => {
+      throw new Error('listener broke');
+    });
+    const sub = states.onRelease((id) => heard.push([id, states.holding(id)]));
+    states.release('s1');
+    assert.deepEqual(heard, [['s1', []]], 'told after the slices were emptied');
+    assert.equal((errors[0] as Error).message, 'listener broke');
+    states.scope('s2').dispose();
+    assert.deepEqual(heard, [['s1', []], ['s2', []]], 'a scope releases through the same path');
+    sub.dispose();
+    states.release('s3');
+    assert.equal(heard.length, 2);
+  });
+
+  it('every release reaches onSessionReleased (where the host and the CLI close the browser page): a finished subagent, a session the chat left, a deleted session', async () => {
+    const closed: string[] = [];
+    h = await createHarness({ onSessionReleased: (id) => closed.push(id) });
+    h.server.setResponder((body) => {
+      if (isChild(body)) return { text: 'child done' };
+      const results = body.messages.filter((m: any) => m.role === 'tool').length;
+      if (results === 0) return { toolCalls: [{ name: 'delegate_task', arguments: JSON.stringify({ task: 'Say done.', agent: 'general', max_rounds: 2 }) }] };
+      return { text: 'done' };
+    });
+    const s = h.agent.newSession();
+    assert.equal((await h.agent.runTurn(s, 'delegate', new AbortController().signal)).reason, 'done');
+    const [child] = h.store.childSessions(s.id);
+    assert.ok(child, 'the subagent ran');
+    assert.deepEqual(closed, [child.id], 'the subagent was released when it finished; the parent was not');
+    h.agent.releaseSession(s.id);
+    assert.deepEqual(closed, [child.id, s.id], 'the session the chat left');
+    closed.length = 0;
+    assert.equal(await h.agent.deleteSession(s.id), true);
+    assert.deepEqual([...closed].sort(), [s.id, child.id].sort(), 'a deleted session and its children');
+  });
+
   it("after a turn with reads and a subagent, releasing the session leaves nothing of it in any part; the child's state went when it finished", async () => {
     h = await createHarness({ files: { 'AGENTS.md': 'Be brief.\n', 'src/a.ts': 'export const a = 1;\n' }, settings: { 'model.inputPrice': 1, 'model.outputPrice': 2 } });
     h.server.setResponder((body) => {

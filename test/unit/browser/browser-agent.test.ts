@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { closeAllBrowsers } from '../../../extension/core/browser/index';
+import { closeAllBrowsers, closeBrowserOnRelease, sharedBrowserManager } from '../../../extension/core/browser/index';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { startBrowserSite, type BrowserSite } from '../../fixtures/browser-site';
+import { recordingLogger } from '../../fixtures/recording-logger';
 import { pngSize } from './helpers';
 
 const call = (id: string, name: string, args: unknown) => ({ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] });
 const signal = () => new AbortController().signal;
+const isChild = (body: any) => /You have \d+ tool rounds for this task\./.test(body.messages[0].content);
 
 /**
  * The browser tools as the model meets them: through the real Agent (built-in tools, the shared
@@ -63,5 +65,32 @@ describe('browser tools through the agent', function () {
     await h.agent.runTurn(h.agent.newSession(), 'read the instance credentials', signal());
     const tool = h.bodies()[1].messages.find((m: any) => m.role === 'tool');
     assert.match(tool.content, /^error \(policy_blocked\): http:\/\/169\.254\.169\.254\/latest\/meta-data\/ was not opened: .*cloud-metadata/);
+  });
+
+  it("a subagent's page closes when it finishes, the chat's session's page when it is released: the manager keeps nothing for either", async () => {
+    h = await createHarness({ onSessionReleased: closeBrowserOnRelease(recordingLogger()) });
+    const manager = sharedBrowserManager();
+    const s = h.agent.newSession();
+    let childHeld: boolean | undefined;
+    h.server.setResponder((body) => {
+      const results = body.messages.filter((m: any) => m.role === 'tool').length;
+      if (isChild(body)) {
+        if (results === 0) return call('cn', 'browser_navigate', { url: `${site.origin}/` });
+        childHeld = manager.holds(h!.store.childSessions(s.id)[0].id);
+        return { text: 'the child saw the page' };
+      }
+      if (results === 0) return call('pn', 'browser_navigate', { url: `${site.origin}/` });
+      if (results === 1) return call('d1', 'delegate_task', { task: 'Open the page.', agent: 'general', max_rounds: 3 });
+      return { text: 'done' };
+    });
+    assert.equal((await h.agent.runTurn(s, 'open the page, then have a subagent open it', signal())).reason, 'done');
+    const [child] = h.store.childSessions(s.id);
+    assert.ok(child, 'the subagent ran');
+    assert.equal(childHeld, true, 'while it ran, the subagent had its own page');
+    assert.ok(h.store.getMessages(child.id).some((m) => m.role === 'tool' && String(m.content).startsWith('Opened ')), 'the subagent opened the page');
+    assert.equal(manager.holds(child.id), false, "the finished subagent's page, context, proxy and consent are gone");
+    assert.equal(manager.holds(s.id), true, "the chat's session keeps its page while it is current");
+    h.agent.releaseSession(s.id);
+    assert.equal(manager.holds(s.id), false, "the released session's page, context, proxy and consent are gone");
   });
 });
