@@ -1,6 +1,6 @@
 import type { Message } from '../conversation/messages';
 import { SessionStates } from '../conversation/session-states';
-import { keptByViews, oldCallArgsStubFor, oldRoundStubFor, skillNameOf, skillStubFor, type PruneOptions } from './prune';
+import { keptByViews, oldCallArgsStubFor, oldRoundStubFor, viewStubFor, type PruneOptions } from './prune';
 
 /** A tool result the request carries as its stub: the call, and the stub the model sees instead of the result. */
 export interface PrunedCall {
@@ -39,9 +39,10 @@ interface State {
   /** Rounds 1..cutoff are old (stubbed). Rolling: always rounds - keepToolRounds; cache-aware: moves in batches (moveCutoff below). */
   cutoff: number;
   /** Indexes of the results kept by views (skill_view's), and how many of the oldest have been stubbed. */
-  skills: number[];
-  skillsAged: number;
-  skillNames: Map<string, string>;
+  views: number[];
+  viewsAged: number;
+  /** The arguments of each call kept by views, by call id (its stub repeats them). */
+  viewArgs: Map<string, string>;
   /**
    * Call ids of the results stubbed, with how many results each (a reused id counts once, as in
    * pruneOldToolOutputs) and the latest stub made for the id.
@@ -91,7 +92,7 @@ export class PruneCache {
 }
 
 function fresh(opts: PruneOptions): State {
-  return { opts: { ...opts }, byViews: keptByViews(opts), seen: [], out: [], roundOf: [], callRoundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, skills: [], skillsAged: 0, skillNames: new Map(), pruned: new Map(), savedChars: 0 };
+  return { opts: { ...opts }, byViews: keptByViews(opts), seen: [], out: [], roundOf: [], callRoundOf: [], rounds: 0, open: 0, agedTo: 0, cutoff: 0, views: [], viewsAged: 0, viewArgs: new Map(), pruned: new Map(), savedChars: 0 };
 }
 
 function sameOptions(a: PruneOptions, b: PruneOptions): boolean {
@@ -178,12 +179,12 @@ function read(st: State, m: Message, i: number): void {
   st.out.push(m);
   if (m.role === 'assistant') {
     st.open = m.toolCalls?.length ? ++st.rounds : 0;
-    // The oldest call with an id names its skill, as in pruneOldToolOutputs.
+    // The oldest call with an id gives its arguments, as in pruneOldToolOutputs.
     for (const c of m.toolCalls ?? []) {
-      if (!st.byViews(c.name) || st.skillNames.has(c.id)) continue;
-      st.skillNames.set(c.id, skillNameOf(c.arguments));
-      // A result stored before its call (never written by the loop) was stubbed as 'unknown': name it now.
-      for (let k = 0; k < st.skillsAged; k++) if ((st.seen[st.skills[k]] as { toolCallId?: string }).toolCallId === c.id) stubSkill(st, st.skills[k]);
+      if (!st.byViews(c.name) || st.viewArgs.has(c.id)) continue;
+      st.viewArgs.set(c.id, c.arguments);
+      // A result stored before its call (never written by the loop) was stubbed without its arguments: stub it again with them.
+      for (let k = 0; k < st.viewsAged; k++) if ((st.seen[st.views[k]] as { toolCallId?: string }).toolCallId === c.id) stubView(st, st.views[k]);
     }
     st.roundOf.push(0);
     st.callRoundOf.push(st.open);
@@ -191,7 +192,7 @@ function read(st: State, m: Message, i: number): void {
   }
   st.callRoundOf.push(0);
   st.roundOf.push(m.role === 'tool' || (m.role === 'user' && m.attachedBy) ? st.open : 0);
-  if (m.role === 'tool' && st.byViews(m.toolName)) st.skills.push(i);
+  if (m.role === 'tool' && st.byViews(m.toolName)) st.views.push(i);
 }
 
 /** Stubs what has become old since the last call: results of rounds past keepToolRounds, results kept by views past protectRecentViews. */
@@ -205,13 +206,13 @@ function age(st: State): void {
     if (st.roundOf[i] === 0 || (m.role === 'tool' && st.byViews(m.toolName))) continue;
     replace(st, i, oldRoundStubFor(m));
   }
-  const oldSkills = Math.max(0, st.skills.length - st.opts.protectRecentViews);
-  for (; st.skillsAged < oldSkills; st.skillsAged++) stubSkill(st, st.skills[st.skillsAged]);
+  const oldViews = Math.max(0, st.views.length - st.opts.protectRecentViews);
+  for (; st.viewsAged < oldViews; st.viewsAged++) stubView(st, st.views[st.viewsAged]);
 }
 
-function stubSkill(st: State, i: number): void {
+function stubView(st: State, i: number): void {
   const m = st.seen[i] as Extract<Message, { role: 'tool' }>;
-  replace(st, i, skillStubFor(m, st.skillNames.get(m.toolCallId) ?? 'unknown'));
+  replace(st, i, viewStubFor(m, st.viewArgs.get(m.toolCallId)));
 }
 
 /** Puts the request copy of message `i` in place, keeping the savings in step (a stub may be replaced by another). */

@@ -1,4 +1,5 @@
 import type { ContentPart, Message } from '../conversation/messages';
+import { TOOL } from '../tools/names';
 import { builtinPruneRule, type PruneRule } from './prune-rule';
 
 export interface PruneOptions {
@@ -31,6 +32,32 @@ export function skillPrunedStub(name: string): string {
   return `[SKILL_PRUNED: ${name}; call skill_view("${name}") to reload]`;
 }
 
+/** A call's arguments longer than this (compact JSON) are not repeated in a recent-views stub. */
+const VIEW_ARGS_SHOWN = 200;
+
+/**
+ * The stub of an old result of a 'recent-views' tool: the call that reloads it, made of the
+ * result's own tool name and its call's own arguments (undefined: the call was not found).
+ * skill_view's keeps its words (skillPrunedStub: the skill's name), byte for byte.
+ */
+export function viewPrunedStub(tool: string, args: string | undefined): string {
+  if (tool === TOOL.skill_view) return skillPrunedStub(skillNameOf(args));
+  const shown = compactArgs(args);
+  if (shown === undefined) return `[VIEW_PRUNED: ${tool}; call ${tool} again${args === undefined ? '' : ' with the same arguments'} to reload]`;
+  return `[VIEW_PRUNED: ${tool}; call ${tool}(${shown}) to reload]`;
+}
+
+/** A call's arguments as one line of JSON, or undefined when they are not JSON or too long to repeat. */
+function compactArgs(args: string | undefined): string | undefined {
+  if (args === undefined) return undefined;
+  try {
+    const text = JSON.stringify(JSON.parse(args));
+    return text.length <= VIEW_ARGS_SHOWN ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function imagePrunedStub(name: string): string {
   return `[earlier image ${name} pruned; call view_image again if you need it]`;
 }
@@ -39,7 +66,9 @@ export function imagePrunedStub(name: string): string {
  * Pruning (docs/design.md, Pruning). Returns a copy of the transcript for the
  * outgoing request in which results of tool rounds older than the newest `keepToolRounds`
  * become one-line stubs (a result shorter than its stub stays), images carried for those
- * rounds become text, and results of tools whose trait is 'recent-views' (skill_view's bodies) follow their own rule. The input is never modified.
+ * rounds become text, and results of tools whose trait is 'recent-views' (skill_view's bodies)
+ * follow their own rule: the newest protectRecentViews stay, older ones become viewPrunedStub.
+ * The input is never modified.
  */
 export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): PruneResult {
   const prunedCallIds = new Set<string>();
@@ -49,14 +78,15 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
   // Which assistant message (tool round) each index belongs to, counted from the newest; the assistant message itself too (callRound).
   const roundOf = new Array<number>(messages.length).fill(-1);
   const callRound = new Array<number>(messages.length).fill(0);
-  const skillNames = new Map<string, string>();
+  /** The arguments of each recent-views call, by call id (the oldest call with an id). */
+  const viewArgs = new Map<string, string>();
   let age = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role === 'assistant' && m.toolCalls?.length) {
       age++;
       callRound[i] = age;
-      for (const c of m.toolCalls) if (byViews(c.name)) skillNames.set(c.id, skillNameOf(c.arguments));
+      for (const c of m.toolCalls) if (byViews(c.name)) viewArgs.set(c.id, c.arguments);
       for (let j = i + 1; j < messages.length && roundOf[j] === -1 && messages[j].role !== 'assistant'; j++) {
         if (messages[j].role === 'tool' || (messages[j].role === 'user' && (messages[j] as { attachedBy?: string }).attachedBy)) roundOf[j] = age;
       }
@@ -64,14 +94,14 @@ export function pruneOldToolOutputs(messages: Message[], opts: PruneOptions): Pr
   }
 
   // Results of 'recent-views' tools: the newest `protectRecentViews` stay whole.
-  const skillIdx = messages.flatMap((m, i) => (m.role === 'tool' && byViews(m.toolName) ? [i] : []));
-  const oldSkills = new Set(skillIdx.slice(0, Math.max(0, skillIdx.length - opts.protectRecentViews)));
+  const viewIdx = messages.flatMap((m, i) => (m.role === 'tool' && byViews(m.toolName) ? [i] : []));
+  const oldViews = new Set(viewIdx.slice(0, Math.max(0, viewIdx.length - opts.protectRecentViews)));
 
   let savedChars = 0;
   const out = messages.map((m, i): Message => {
     if (m.role === 'tool' && byViews(m.toolName)) {
-      if (!oldSkills.has(i)) return m;
-      const stubbed = skillStubFor(m, skillNames.get(m.toolCallId) ?? 'unknown');
+      if (!oldViews.has(i)) return m;
+      const stubbed = viewStubFor(m, viewArgs.get(m.toolCallId));
       if (stubbed === m) return m;
       savedChars += m.content.length - stubbed.content.length;
       prunedCallIds.add(m.toolCallId);
@@ -97,10 +127,10 @@ export function keptByViews(opts: Pick<PruneOptions, 'pruneRule'>): (toolName: s
   return (toolName) => rule(toolName) === 'recent-views';
 }
 
-/** An old skill_view result as the request carries it: its stub, or itself (failed, or shorter than the stub). */
-export function skillStubFor(m: ToolMessage, skillName: string): ToolMessage {
+/** An old result of a recent-views tool as the request carries it: its stub (viewPrunedStub), or itself (failed, or shorter than the stub). */
+export function viewStubFor(m: ToolMessage, callArgs: string | undefined): ToolMessage {
   if (!m.ok) return m;
-  const stub = skillPrunedStub(skillName);
+  const stub = viewPrunedStub(m.toolName, callArgs);
   return stub.length >= m.content.length ? m : { ...m, content: stub };
 }
 
@@ -157,8 +187,9 @@ export function oldCallArgsStubFor(m: Message): Message {
   return changed ? { ...m, toolCalls } : m;
 }
 
-/** The skill name a skill_view call asked for ('unknown' when its arguments say none). */
-export function skillNameOf(args: string): string {
+/** The skill name a skill_view call asked for ('unknown' when its arguments say none, or the call was not found). */
+function skillNameOf(args: string | undefined): string {
+  if (args === undefined) return 'unknown';
   try {
     const name = (JSON.parse(args) as { name?: unknown }).name;
     return typeof name === 'string' ? name : 'unknown';

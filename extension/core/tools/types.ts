@@ -246,7 +246,8 @@ export interface ToolTraits {
    * How pruning treats its results in the outgoing request. 'rounds' (the default): stubbed once
    * their tool round is older than agent.keepToolRounds. 'recent-views': instructions the model
    * loaded on purpose (skill bodies), kept whole for the newest skills.protectRecentViews results
-   * whatever their round, then replaced by a pointer that names the call's `name` argument to reload it.
+   * whatever their round, then replaced by a pointer that names the tool and its call's own
+   * arguments to reload it (context/prune.ts, viewPrunedStub; skill_view's names the skill).
    */
   prune?: 'rounds' | 'recent-views';
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { pruneOldToolOutputs } from '../../../extension/core/context/prune';
+import { pruneOldToolOutputs, viewPrunedStub } from '../../../extension/core/context/prune';
 import type { Message } from '../../../extension/core/conversation/messages';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
 import { PruneCache } from '../../../extension/core/context/prune-cache';
@@ -93,8 +93,12 @@ describe('pruning old tool outputs', () => {
     const opts = { enabled: true, keepToolRounds: 2, protectRecentViews: 1, pruneRule };
     const guides = (ms: Message[]) => ms.filter((m) => m.role === 'tool' && m.toolName === 'mcp__docs__guide').map((m) => (m as any).content);
     const pure = pruneOldToolOutputs(messages, opts);
-    assert.deepEqual(guides(pure.messages), ['[SKILL_PRUNED: one; call skill_view("one") to reload]', body], 'the newest view stays whole though its round is old');
+    assert.deepEqual(guides(pure.messages), ['[VIEW_PRUNED: mcp__docs__guide; call mcp__docs__guide({"name":"one"}) to reload]', body], 'the newest view stays whole though its round is old; the stub names the tool itself and its own arguments, never skill_view');
     assert.deepEqual(guides(new PruneCache().prune('s', messages, opts).messages), guides(pure.messages), 'the incremental cache agrees');
+    // Arguments too long to repeat, or a result whose call is not in the transcript: the stub still names the tool.
+    assert.equal(viewPrunedStub('mcp__docs__guide', JSON.stringify({ q: 'x'.repeat(300) })), '[VIEW_PRUNED: mcp__docs__guide; call mcp__docs__guide again with the same arguments to reload]');
+    assert.equal(viewPrunedStub('mcp__docs__guide', undefined), '[VIEW_PRUNED: mcp__docs__guide; call mcp__docs__guide again to reload]');
+    assert.equal(viewPrunedStub('skill_view', '{"name":"one"}'), '[SKILL_PRUNED: one; call skill_view("one") to reload]', "skill_view's stub keeps its words");
     // Without the trait (the built-in rule), the same tool is pruned by its round.
     assert.match(guides(pruneOldToolOutputs(messages, { ...opts, pruneRule: undefined }).messages)[1], /^\[earlier mcp__docs__guide output pruned/);
   });
