@@ -74,7 +74,7 @@ function compactionEntry(m: CompactionMessage): CompactionEntry {
  * Only for a tool message without `loadedTools` (results stored before the field was recorded;
  * a newer result without it loaded nothing, and its text says none of these words): the deferred
  * tools its text says its call loaded. A tool_search that loaded some (`loaded a, b; callable
- * from your next round`, tools/tool-search.ts), or a deferred tool called directly, which loads
+ * from your next round`, tools/core/tool-search.ts), or a deferred tool called directly, which loads
  * itself (`loaded <tool> for this session` appended to its result, tools/runtime.ts).
  * `already loaded: …` loaded nothing.
  */
