@@ -113,6 +113,8 @@ export class SessionPromptBuilder implements PromptBuilder {
     // A read that a compaction summarized (or a rewind took back) is gone from the request, whatever pruning says.
     if (!callInView(session.messages, callId)) return false;
     if (!s['agent.pruneToolOutputs']) return true;
+    // The rolling rule's age (keepToolRounds): cache-aware pruning's cutoff never passes it, so a
+    // result this calls hidden may still be sent (the guard then lets a read through: safe), never the reverse.
     let age = 0;
     for (let i = session.messages.length - 1; i >= 0; i--) {
       const m = session.messages[i];
