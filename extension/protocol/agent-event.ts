@@ -8,7 +8,7 @@ import { agentEventSchema, type AgentEvent, type MeterEvent } from '../core/conv
 
 export type { CostNextEvent } from '../core/conversation/events';
 
-export { agentEventSchema, turnEndReasons, usageSchema, sessionModes, todoListSchema, todoStatuses, type AgentEventType, type TurnEndReason, type TodoItem } from '../core/conversation/events';
+export { agentEventSchema, turnEndReasons, usageSchema, sessionModes, todoListSchema, todoStatuses, type AgentEventType, type Mode, type TurnEndReason, type TodoItem } from '../core/conversation/events';
 
 /** The events the host forwards in `event` messages: every one but the meter, which is its own `meter` message (meter.ts). */
 export type AgentEventMessage = Exclude<AgentEvent, MeterEvent>;

@@ -6,7 +6,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ApprovalMemory } from '../tools/policy/memory';
 import type { Approver, FileReader, FileWriter, ToolContext } from '../tools/types';
 import type { Message } from '../conversation/messages';
-import type { TodoItem } from '../conversation/events';
+import type { Mode, TodoItem } from '../conversation/events';
 import type { TranscriptSink } from '../conversation/transcript-sink';
 import type { CheckpointSeam } from '../conversation/checkpoint-seam';
 import type { Session } from '../conversation/session';
@@ -20,8 +20,8 @@ import type { BudgetAsker } from './budget/types';
 
 /** What the agent needs from state.db beyond the transcript sink. */
 export interface AgentStore extends TranscriptSink {
-  createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools?: string[]; modelChoice?: ModelChoice }): { id: string; created: number };
-  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: string; role: string; loadedTools: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice; created: number } | null | undefined;
+  createSession(s: { id?: string; parentId?: string | null; title: string; workspaceRoot: string; mode: Mode; role: string; loadedTools?: string[]; modelChoice?: ModelChoice }): { id: string; created: number };
+  getSession(id: string): { id: string; parentId: string | null; title: string; workspaceRoot: string; mode: Mode; role: string; loadedTools: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice; created: number } | null | undefined;
   getMessages(id: string): Message[];
   /** For deleteSession (state.db has both). */
   deleteSession?(id: string): boolean;

@@ -1,4 +1,4 @@
-import { Session, type Mode } from '../conversation/session';
+import { Session } from '../conversation/session';
 import type { AgentStore } from './agent-options';
 
 /** Stores a new session's row in state.db (subagents' rows link to their parent). */
@@ -23,7 +23,7 @@ export function loadStoredSession(store: AgentStore | undefined, id: string): Se
     id: rec.id,
     title: rec.title,
     workspaceRoot: rec.workspaceRoot,
-    mode: rec.mode as Mode,
+    mode: rec.mode,
     role: rec.role,
     parentId: rec.parentId ?? undefined,
     loadedTools: rec.loadedTools,

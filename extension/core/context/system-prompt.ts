@@ -1,4 +1,5 @@
 import { workspaceRootsOf } from '../tools/roots';
+import type { Mode } from '../conversation/events';
 
 /**
  * The system prompt is composed from named parts in a fixed order. It must be byte-stable
@@ -21,7 +22,7 @@ Work in small verified steps: read what you need, change what the task asks for,
 Use tools instead of guessing file contents. Prefer edit_file for small changes to existing files. Keep answers short; the user sees your tool calls.
 Tool results that were pruned or stubbed say so; re-run the tool if you need the content again.`;
 
-export function modeLine(mode: string): string | undefined {
+export function modeLine(mode: Mode): string | undefined {
   if (mode === 'plan') return 'Mode: plan. Read and think, keep the plan\'s steps with todo_write, and answer with the plan. Write, exec and commit tools are not available until the user approves the plan (that switches to code mode).';
   if (mode === 'ask') return 'Mode: ask. Answer questions about the code; do not change files. Write, exec and commit tools are not available.';
   return undefined;

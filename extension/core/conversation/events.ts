@@ -110,6 +110,7 @@ export type TodoItem = z.infer<typeof todoItemSchema>;
 
 /** Session modes: `code` (act: every tool), `plan` and `ask` (read-only). */
 export const sessionModes = ['code', 'plan', 'ask'] as const;
+export type Mode = (typeof sessionModes)[number];
 
 /** Why a turn ended (the loop's TurnResult and the turn.end event). */
 /** `budget`: the next request would have passed agent.budget and the user (or, with nobody to ask, Snowpea) stopped. */

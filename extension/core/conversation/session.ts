@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { TodoItem } from './events';
+import type { Mode, TodoItem } from './events';
 import { isTurnPrompt, type Message } from './messages';
 import type { ModelChoice } from '../model/types';
 
-export type Mode = 'code' | 'plan' | 'ask';
+/** Session modes (the one list: sessionModes, events.ts). */
+export type { Mode };
 
 /** A custom agent a subagent session runs as (delegate_task with an agent from the workspace's or the user's files). */
 export interface SessionAgent {

@@ -1,5 +1,5 @@
 import type { ModelChoice, Usage } from '../model/types';
-import type { AgentEvent, TodoItem } from './events';
+import type { AgentEvent, Mode, TodoItem } from './events';
 import type { Message } from './messages';
 
 /** What the loop needs from state.db. Every message is stored verbatim; commitRound makes a round durable. */
@@ -7,7 +7,7 @@ export interface TranscriptSink {
   appendMessage(sessionId: string, entry: { turn: number; round: number; message: Message }): unknown;
   recordUsage(sessionId: string, round: number, usage: Usage): void;
   recordEvent?(sessionId: string, event: AgentEvent): void;
-  updateSession(id: string, patch: { title?: string; mode?: string; role?: string; loadedTools?: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice }): void;
+  updateSession(id: string, patch: { title?: string; mode?: Mode; role?: string; loadedTools?: string[]; todos?: TodoItem[]; modelChoice?: ModelChoice }): void;
   /** One record per finished tool call (the tool_calls table: outcome and timing). */
   recordToolCall?(sessionId: string, call: ToolCallRecordInput): void;
   commitRound(): void | Promise<void>;

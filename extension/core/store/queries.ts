@@ -1,6 +1,7 @@
 /** The read side of state.db: plain queries over the in-memory database. */
 import type { Database, SqlValue } from 'sql.js';
-import { todoListSchema, type TodoItem } from '../conversation/events';
+import { z } from 'zod';
+import { sessionModes, todoListSchema, type Mode, type TodoItem } from '../conversation/events';
 import { modelChoiceSchema, type ModelChoice } from '../model/model-choice';
 import { rowsCached as rows, type Row } from './statements';
 import type { ContentRef } from './content-files';
@@ -22,7 +23,7 @@ function toSession(r: Row): SessionRecord {
     parentId: r.parent_id === null ? null : String(r.parent_id),
     title: String(r.title),
     workspaceRoot: String(r.workspace_root),
-    mode: String(r.mode),
+    mode: storedMode(r.mode),
     role: String(r.role),
     loadedTools: JSON.parse(String(r.loaded_tools)) as string[],
     todos: storedTodos(r.todos),
@@ -30,6 +31,17 @@ function toSession(r: Row): SessionRecord {
     created: num(r.created),
     updated: num(r.updated),
   };
+}
+
+const storedModeSchema = z.enum(sessionModes);
+
+/**
+ * A stored mode; one this version does not know (a newer Snowpea's, or a damaged row) reads as
+ * `code`, the mode a new session starts in (as before, when an unknown mode counted as no read-only mode).
+ */
+function storedMode(v: SqlValue | undefined): Mode {
+  const parsed = storedModeSchema.safeParse(v);
+  return parsed.success ? parsed.data : 'code';
 }
 
 /** A stored todo list; a damaged one (or none, before schema v4) reads as empty rather than failing the session. */

@@ -1,5 +1,5 @@
 /** The shapes state.db hands out and takes in. Times are epoch milliseconds. */
-import type { TodoItem } from '../conversation/events';
+import type { Mode, TodoItem } from '../conversation/events';
 import type { Message } from '../conversation/messages';
 import type { ModelChoice } from '../model/types';
 import type { ToolCallRecordInput } from '../conversation/transcript-sink';
@@ -11,7 +11,7 @@ export interface SessionRecord {
   parentId: string | null;
   title: string;
   workspaceRoot: string;
-  mode: string;
+  mode: Mode;
   role: string;
   /** Deferred tools loaded in this session, in load order. */
   loadedTools: string[];
@@ -28,7 +28,7 @@ export interface NewSession {
   parentId?: string | null;
   title: string;
   workspaceRoot: string;
-  mode: string;
+  mode: Mode;
   role: string;
   loadedTools?: string[];
   modelChoice?: ModelChoice;
@@ -36,7 +36,7 @@ export interface NewSession {
 
 export interface SessionPatch {
   title?: string;
-  mode?: string;
+  mode?: Mode;
   role?: string;
   loadedTools?: string[];
   todos?: TodoItem[];

@@ -1,8 +1,6 @@
 import { TOOL, type ToolName } from './names';
 import type { Mode } from './types';
 
-export const SESSION_MODES: readonly Mode[] = ['code', 'plan', 'ask'];
-
 /** Modes in which nothing may change the workspace (the policy refuses tools whose traits are not read-only). */
 export const READ_ONLY_MODES: ReadonlySet<Mode> = new Set<Mode>(['plan', 'ask']);
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { loadStoredSession } from '../../../extension/core/agent/stored-session';
+import { loadSqlJs } from '../../../extension/core/store';
 import { fakeClock, newSession, open, tempDir } from './helpers';
 
 describe('store: sessions', () => {
@@ -91,6 +94,26 @@ describe('store: sessions', () => {
     await db.close();
     db = await open(file);
     assert.deepEqual(db.getSession(s.id)!.loadedTools, ['git_status', 'browser_navigate', 'mcp:github/search']);
+    await db.close();
+  });
+
+  it('reads a stored mode it does not know (a newer version\'s, or a damaged row) as code, and a resumed session runs in code mode', async () => {
+    let db = await open(file);
+    const s = db.createSession({ ...newSession, mode: 'plan' });
+    await db.flush();
+    await db.close();
+    const SQL = await loadSqlJs();
+    const saved = new SQL.Database(fs.readFileSync(file));
+    saved.run(`UPDATE sessions SET mode = 'review' WHERE id = ?`, [s.id]);
+    fs.writeFileSync(file, saved.export());
+    saved.close();
+
+    db = await open(file);
+    assert.equal(db.getSession(s.id)!.mode, 'code');
+    assert.equal(db.listSessions().length, 1);
+    assert.equal(loadStoredSession(db, s.id)!.mode, 'code');
+    db.updateSession(s.id, { mode: 'ask' });
+    assert.equal(db.getSession(s.id)!.mode, 'ask', 'a known mode reads as stored');
     await db.close();
   });
 

@@ -1,7 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
-
-/** The chat's mode: code is act mode (every tool); plan and ask are read-only. */
-export type ChatMode = 'code' | 'plan' | 'ask';
+import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, Mode, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
 
 /** What the chat shows. Everything here can be rebuilt from the host (init + transcript + events). */
 
@@ -234,7 +231,7 @@ export interface ChatState {
   /** Source of item ids. */
   nextId: number;
   /** The session's mode (the plan toggle shows plan). */
-  mode: ChatMode;
+  mode: Mode;
   /** The model's todo list (todo_write), pinned above the composer while a turn runs. */
   todos: TodoItem[];
   /** A plan-mode turn finished: the chat offers "Approve plan". */
@@ -266,7 +263,7 @@ export type LocalAction =
   | { type: 'attachment.done'; id: string; result: Exclude<Attachment, { status: 'processing' }> }
   | { type: 'attachment.remove'; id: string }
   | { type: 'loop.dismissed' }
-  | { type: 'mode.requested'; mode: ChatMode }
+  | { type: 'mode.requested'; mode: Mode }
   | { type: 'todos.toggle' }
   | { type: 'models.requested' }
   | { type: 'model.requested'; model: string | null }

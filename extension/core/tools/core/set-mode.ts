@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { READ_ONLY_MODES, SESSION_MODES } from '../modes';
+import { sessionModes } from '../../conversation/events';
+import { READ_ONLY_MODES } from '../modes';
 import { defineTool, errorResult, okResult, type Mode } from '../types';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
-  mode: z.enum(SESSION_MODES as [Mode, ...Mode[]]).describe('plan and ask are read-only.'),
+  mode: z.enum(sessionModes).describe('plan and ask are read-only.'),
 });
 
 const MEANING: Record<Mode, string> = {
