@@ -11,6 +11,16 @@ export interface WillInvoke {
   rawArgs: string;
 }
 
+/** How a caller that ran some of the policy's gates itself hands the call on. */
+export interface InvokeOptions {
+  /**
+   * The tool the caller already found the session may have (the policy's offer gate, checked by
+   * the tool runtime before its repeat guard); when it is the tool this name resolves to, the offer
+   * is not checked again. Absent (the CLI's `snowpea tools call`, tests): every gate runs here.
+   */
+  offered?: AnyTool;
+}
+
 /** One row of `snowpea tools list --json` and the tools tree. */
 export interface CatalogEntry {
   name: string;
@@ -94,7 +104,7 @@ export class ToolRegistry {
   }
 
   /** Runs one call from the model. Never throws: every failure is a ToolResult with an error code. */
-  async invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult> {
+  async invoke(name: string, rawArgs: string, ctx: ToolContext, opts: InvokeOptions = {}): Promise<ToolResult> {
     this.willInvoke.fire({ name, rawArgs });
     const tool = this.tools.get(name);
     if (!tool) {
@@ -107,7 +117,7 @@ export class ToolRegistry {
     if (!parsed.ok) return parsed.result;
     let auth: Authorization;
     try {
-      auth = await authorize(tool, parsed.value, ctx);
+      auth = await authorize(tool, parsed.value, ctx, { offer: opts.offered === tool });
     } catch (e) {
       return errorResult('failed', `${name} could not be checked for approval: ${(e as Error).message}`);
     }

@@ -10,6 +10,7 @@ import { sessionRole } from './roles';
 import { modeTools } from './modes';
 import { offerRefusal } from './policy/decide';
 import { sessionFacts } from './policy/facts';
+import type { InvokeOptions } from './registry';
 import type { AnyTool, ToolContext, ToolResult } from './types';
 import { SessionStates } from '../conversation/session-states';
 
@@ -18,7 +19,7 @@ export interface ToolCatalog {
   all(): AnyTool[];
   get(name: string): AnyTool | undefined;
   jsonSchemaOf(name: string): Record<string, unknown>;
-  invoke(name: string, rawArgs: string, ctx: ToolContext): Promise<ToolResult>;
+  invoke(name: string, rawArgs: string, ctx: ToolContext, opts?: InvokeOptions): Promise<ToolResult>;
 }
 
 /** Hooks around each call: the repeat guard plugs in here. */
@@ -151,12 +152,12 @@ export class SessionToolRuntime implements ToolRuntime {
   }
 
   /**
-   * One call, its gates in this order:
-   *   1. offer: the session may have the tool at all (mode, subagent role; policy offerRefusal);
-   *   2. repeat guard, before: a stub or a refusal instead of running;
-   *   3. the registry (ToolRegistry.invoke): resolve the name, parse the arguments, authorize
-   *      (policy decide: trust, deny rules, approval), run;
-   *   4. repeat guard, after; decorators; a deferred tool called directly loads itself.
+   * One call. The policy's first gate (the offer, decide.ts, where the gates' order is written) is
+   * checked here, before the repeat guard, so a tool the session may not have is refused without a
+   * stub; then the repeat guard's before (a stub or a refusal instead of running); then the registry
+   * (ToolRegistry.invoke: resolve, parse, the policy's remaining gates, run), told the offer passed
+   * so it is not checked twice; then the guard's after, decorators, and a deferred tool called
+   * directly loads itself.
    */
   async execute(session: Session, call: ToolCall, ctx: ToolContext, notify: (e: AgentEvent) => void): Promise<ToolResult> {
     const tool = this.catalog.get(call.name);
@@ -166,7 +167,7 @@ export class SessionToolRuntime implements ToolRuntime {
     const selfLoad = !!tool && tool.deferred && this.settings()['tools.deferred'] && !this.isActive(session, call.name);
     const loadedBefore = session.loadedTools.length;
     const stub = await this.guard?.before(session.id, call, ctx);
-    let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx));
+    let result = stub ?? (await this.catalog.invoke(call.name, call.arguments, ctx, { offered: tool }));
     for (const p of stub ? [] : (result.writtenPaths ?? [])) this.guard?.invalidatePath?.(p);
     if (!stub && this.guard) result = this.guard.after(session.id, call, result, notify, ctx);
     if (this.decorate) result = this.decorate(session, call, result);

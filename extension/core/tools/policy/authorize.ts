@@ -1,5 +1,5 @@
 import { errorResult, type AnyTool, type ApprovalRequest, type ReviewedWrite, type ToolContext, type ToolResult } from '../types';
-import { decide, settle } from './decide';
+import { decide, settle, type GatesPassed } from './decide';
 import { callFacts } from './facts';
 
 /** Whether a call runs: no, with the result to return instead; yes, with the text the user accepted when they reviewed its proposal. */
@@ -8,9 +8,10 @@ export type Authorization = { run: false; result: ToolResult } | { run: true; re
 /**
  * Runs the policy for one call. When the policy asks, a tool that proposes a change (write_file,
  * edit_file) shows it with the question; the approver puts the question to the user and nothing else.
+ * `passed`: gates the caller ran already (decide does not run them twice).
  */
-export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<Authorization> {
-  const decision = decide(callFacts(tool, args, ctx));
+export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext, passed: GatesPassed = {}): Promise<Authorization> {
+  const decision = decide(callFacts(tool, args, ctx), passed);
   if (decision.kind === 'allow') return { run: true };
   if (decision.kind === 'refuse') return { run: false, result: decision.result };
   let request: ApprovalRequest = decision.request;

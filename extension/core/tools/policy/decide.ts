@@ -89,15 +89,25 @@ export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: Sess
 }
 
 /**
- * The gates of one call, in this order (each returns at the first that settles it):
- *   1. offer: the session may have the tool at all (mode, subagent role);
+ * Gates a caller has already run for this call, so decide does not run them again: the tool
+ * runtime checks the offer itself, before its repeat guard (runtime.ts, SessionToolRuntime.execute).
+ */
+export interface GatesPassed {
+  offer?: boolean;
+}
+
+/**
+ * The gates of one call, in this order (each returns at the first that settles it); the one place
+ * the order is written:
+ *   1. offer (offerRefusal): the session may have the tool at all (mode, subagent role); skipped
+ *      when `passed.offer` says the caller checked it already;
  *   2. trust: Restricted Mode runs read tools only;
  *   3. noAsk: a call that is itself a question to the user runs;
  *   4. deny rules: approvals.commandRules deny wins over everything after it;
  *   5. approval (approvalDecision): paths that always ask, then what the user allowed ahead.
  */
-export function decide(f: CallFacts): Decision {
-  const refusal = offerRefusal(f.tool, f);
+export function decide(f: CallFacts, passed: GatesPassed = {}): Decision {
+  const refusal = passed.offer ? undefined : offerRefusal(f.tool, f);
   if (refusal) return { kind: 'refuse', result: refusal };
   const { name, permission, traits } = f.tool;
   if (!f.trusted && (permission !== 'read' || traits.needsTrust)) {
