@@ -3,29 +3,18 @@
  * asks to "summarize @README.md"; the README names http://127.0.0.1:18082/; the model opens
  * http://127.0.0.1:18082/exfil?d=... The browser's first-visit consent must still ask.
  */
-import type { ToolName } from '../../../extension/core/tools/names';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
 import { OriginConsent } from '../../../extension/core/browser/origin-consent';
-import { defineTool, type AnyTool } from '../../../extension/core/tools/types';
+import type { AnyTool } from '../../../extension/core/tools/types';
 import { createHarness, type Harness } from '../../fixtures/agent-harness';
+import { standInTool } from '../../fixtures/stand-in-tool';
 
 /** A tool that keeps what the browser tools would take as the user's typed text. */
 function probe(seen: string[][]): AnyTool {
-  return defineTool({
-    name: 'probe_typed' as ToolName, // a stand-in outside the name table
-    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
-    group: 'core',
-    permission: 'read',
-    summary: 'probe',
-    description: 'probe',
-    input: z.object({}),
-    deferred: false,
-    async run(_args, ctx) {
-      seen.push(ctx.userTexts?.() ?? []);
-      return { ok: true, content: 'ok' };
-    },
-  }) as AnyTool;
+  return standInTool('probe_typed', async (_args, ctx) => {
+    seen.push(ctx.userTexts?.() ?? []);
+    return { ok: true, content: 'ok' };
+  });
 }
 
 describe('red team 2026-12-04: what counts as typed by the user (N7)', () => {

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import type { ToolName } from '../../../extension/core/tools/names';
 import { z } from 'zod';
 import { argsPreview, callSummary, callTitle, resultSummary } from '../../../extension/core/tools/card-summary';
-import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
+import { okResult, type AnyTool } from '../../../extension/core/tools/types';
+import { standInTool } from '../../fixtures/stand-in-tool';
 import { registry as builtinRegistry } from './helpers';
 
 /** What a tool card shows of a call, computed once in core (issue 21, facts as data). */
 
 function probe(describeCall: AnyTool['describeCall']): AnyTool {
-  return defineTool({
-    name: 'probe' as ToolName, // a stand-in outside the name table
-    traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
-    group: 'core',
-    permission: 'read',
-    deferred: false,
-    summary: 'probe',
-    description: 'probe',
-    input: z.object({ text: z.string() }),
-    ...(describeCall ? { describeCall } : {}),
-    async run() {
-      return okResult('ok');
-    },
-  }) as AnyTool;
+  return standInTool('probe', async () => okResult('ok'), { input: z.object({ text: z.string() }), ...(describeCall ? { describeCall } : {}) });
 }
 
 describe('tools: the card title and summary (card-summary.ts)', () => {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { z } from 'zod';
 import { Session } from '../../../extension/core/conversation/session';
 import { defaultSettings } from '../../../extension/core/settings/schema';
-import type { ToolName } from '../../../extension/core/tools/names';
 import { ToolRegistry } from '../../../extension/core/tools/registry';
 import { SessionToolRuntime } from '../../../extension/core/tools/runtime';
-import { defineTool, okResult, type AnyTool } from '../../../extension/core/tools/types';
+import { okResult } from '../../../extension/core/tools/types';
+import { standInTool } from '../../fixtures/stand-in-tool';
 import { makeCtx, tempDir } from './helpers';
 
 /** A custom agent's tool list that counts its lookups: only the offer gate reads it (toolAllowed). */
@@ -17,17 +16,7 @@ class CountingList extends Array<string> {
   }
 }
 
-const probe = defineTool({
-  name: 'probe' as ToolName,
-  traits: { readOnly: true, repeat: 'plain', subagents: true, images: false },
-  group: 'core',
-  permission: 'read',
-  summary: 'probe',
-  description: 'probe',
-  input: z.object({}),
-  deferred: false,
-  run: async () => okResult('ran'),
-}) as AnyTool;
+const probe = standInTool('probe', async () => okResult('ran'));
 
 describe('tool runtime: the offer gate runs once per call', () => {
   function setup(allowed: string[]) {
