@@ -8,6 +8,7 @@ import { modelCapabilities } from '../core/model/capabilities';
 import type { ModelClient } from '../core/model/types';
 import type { Settings } from '../core/settings/schema';
 import { openStateDb, StateDbBusyError, type StateDb } from '../core/store';
+import { ApprovalMemory } from '../core/tools/policy/memory';
 import type { ToolRegistry } from '../core/tools/registry';
 import { workspaceRootsOf } from '../core/tools/roots';
 import type { WebviewPrompts } from './chat/webview-prompts';
@@ -15,6 +16,7 @@ import { showWarning } from './dialogs';
 import type { EditSupport } from './edits';
 import type { EditDiagnostics } from './edits/edit-diagnostics';
 import type { McpLifecycle } from './mcp/mcp-lifecycle';
+import { commandRuleSaver } from './settings/command-rule-saver';
 import type { WindowSettings } from './settings/window-settings';
 import { createEditorFileReader, createEditorFileWriter } from './workspace/editor-files';
 import { watchForGuardInvalidation } from './workspace/guard-invalidation';
@@ -128,6 +130,7 @@ export class WindowAgent {
       fileWriter: this.o.edits.trackWrites(createEditorFileWriter()),
       watchProblems: (absPath, signal) => this.o.editDiagnostics.watch(absPath, signal),
       approver: prompts,
+      approvals: new ApprovalMemory(false, 'user', commandRuleSaver(() => this.o.currentSettings(), log)),
       askUser: prompts.askUser,
       askBudget: prompts,
       logger: log,

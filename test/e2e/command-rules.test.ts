@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { waitUntil } from '../fixtures/eventually';
 import { CHAT } from './harness/selectors';
 import { scriptedModelSettings, useScriptedModel } from './harness/scripted-model';
 import { useVsCode } from './harness/use-vscode';
@@ -17,9 +20,10 @@ describe('e2e: command rules on the shell card (issue 30 item 1)', function () {
     workspaceFiles: { 'keep.txt': 'still here\n' },
   }));
 
-  it('"Always allow `echo`" on the card lets later echo lines run without asking; a chain with another command asks again; a deny rule refuses without a card', async function () {
+  it('"Always allow `echo`" on the card lets later echo lines run without asking and is kept in the user settings; a chain with another command asks again; a deny rule refuses without a card', async function () {
     const model = scripted();
-    const { workbench } = vscode();
+    const { workbench, dir } = vscode();
+    const userRules = () => JSON.parse(fs.readFileSync(path.join(dir, 'user-data', 'User', 'settings.json'), 'utf8'))['snowpea.approvals.commandRules'];
     model.setResponder((_body, i) =>
       [
         shell('call_1', 'echo first'),
@@ -57,6 +61,9 @@ describe('e2e: command rules on the shell card (issue 30 item 1)', function () {
     assert.match(resultOf(bodies[3], 'call_3'), /the user declined .*; it did not run/, 'the denied chain did not run');
     assert.match(resultOf(bodies[4], 'call_4'), /matches the deny rule `rm`/);
     assert.equal(await frame.locator('.request-card').count(), 0, 'the deny rule refused rm without asking');
+    // The card's answer outlives the window: it is in the user's settings, beside the deny rule they had.
+    await waitUntil(() => userRules()?.allow?.includes('echo'), 'the rule in User/settings.json');
+    assert.deepEqual(userRules(), { allow: ['echo'], deny: ['rm'] });
     assert.deepEqual(await workbench.errorNotificationTexts(), []);
   });
 });

@@ -128,6 +128,8 @@ export interface ApprovalState {
   readonly always: Set<string>;
   /** Command prefixes the user answered "always allow" for (a shell card's offer), this window or run. */
   readonly commandAllow?: Set<string>;
+  /** Records a shell card's "always allow <prefix>" (added to commandAllow, and kept where the front end keeps such rules). */
+  allowCommand?(prefix: string): void;
   /** Ordinary requests approved up front (CLI --yes). */
   readonly preapproved: boolean;
   /** Who set approvals.autoApprove. */

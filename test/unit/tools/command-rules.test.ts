@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseCommand, splitLines } from '../../../extension/core/tools/policy/command-line';
-import { commandVerdict, ruleMatches, suggestedPrefix } from '../../../extension/core/tools/policy/command-rules';
+import { commandVerdict, ruleMatches, suggestedPrefix, withAllowed } from '../../../extension/core/tools/policy/command-rules';
 import { ApprovalMemory } from '../../../extension/core/tools/policy/memory';
 import { call, makeCtx, registry, tempDir, writeTree } from './helpers';
 
@@ -145,8 +145,9 @@ describe('command rules (approvals.commandRules)', () => {
       assert.equal(settingDefs['approvals.commandRules'].trust, 'user');
     });
 
-    it('"Always" on a shell card allows its prefix for the window, not every command', async () => {
-      const memory = new ApprovalMemory();
+    it('"Always" on a shell card allows its prefix for the window, not every command, and hands it to be kept once', async () => {
+      const kept: string[] = [];
+      const memory = new ApprovalMemory(false, 'user', (prefix) => kept.push(prefix));
       const ctx = makeCtx(ws, { decide: () => 'allowAlways', settings: { 'approvals.commandRules': { allow: [], deny: [] } } });
       ctx.approvals = memory;
       const reg = registry();
@@ -159,6 +160,15 @@ describe('command rules (approvals.commandRules)', () => {
       assert.equal(ctx.asked.length, 2, 'another command still asks');
       await reg.invoke('shell', JSON.stringify({ command: 'echo x && wc -l a.txt' }), ctx);
       assert.equal(ctx.asked.length, 3, 'a chain with an unallowed part asks');
+      // Every answer is "always": echo once (its second line did not ask), cat once, the chain nothing (no single prefix).
+      assert.deepEqual(kept, ['echo', 'cat'], 'each prefix went to the front end to keep (VS Code: user settings), once');
+    });
+
+    it('the kept rules add the prefix to what the user has, deny rules untouched, and nothing when it is already allowed', () => {
+      const rules = { allow: ['git status'], deny: ['rm', 'git push'] };
+      assert.deepEqual(withAllowed(rules, 'npm test'), { allow: ['git status', 'npm test'], deny: ['rm', 'git push'] });
+      assert.deepEqual(rules, { allow: ['git status'], deny: ['rm', 'git push'] }, 'the rules in effect are not changed in place');
+      assert.equal(withAllowed(rules, 'git status'), undefined);
     });
   });
 });

@@ -74,7 +74,7 @@ function ApprovalCard({ request }: { request: ApprovalRequest }) {
           <button
             type="button"
             className="request-always"
-            title={request.commandPrefix ? `Run commands that start with "${request.commandPrefix}" without asking again in this window` : `Run ${request.tool} without asking again in this window`}
+            title={request.commandPrefix ? `Run commands that start with "${request.commandPrefix}" without asking again (kept in approvals.commandRules of your user settings)` : `Run ${request.tool} without asking again in this window`}
             onClick={() => actions.replyApproval(request.id, 'allowAlways')}
           >
             {request.commandPrefix ? (

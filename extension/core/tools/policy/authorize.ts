@@ -36,10 +36,14 @@ export async function authorize(tool: AnyTool, args: unknown, ctx: ToolContext, 
 }
 
 /**
- * Keeps an "always" answer for the window or run: a shell card's command prefix (`npm test`), not
- * every command; a line with no single prefix (noAlways) is allowed this once; any other tool by name.
+ * Keeps an "always" answer: a shell card's command prefix (`npm test`), not every command, for the
+ * window or run and where the front end keeps rules (VS Code: the user's approvals.commandRules);
+ * a line with no single prefix (noAlways) is allowed this once; any other tool by name, for the
+ * window or run.
  */
 export function remember(request: ApprovalRequest, ctx: ToolContext): void {
-  if (request.commandPrefix) ctx.approvals?.commandAllow?.add(request.commandPrefix);
-  else if (!request.noAlways) ctx.approvals?.always.add(request.tool);
+  if (request.commandPrefix) {
+    if (ctx.approvals?.allowCommand) ctx.approvals.allowCommand(request.commandPrefix);
+    else ctx.approvals?.commandAllow?.add(request.commandPrefix);
+  } else if (!request.noAlways) ctx.approvals?.always.add(request.tool);
 }

@@ -74,6 +74,12 @@ export function commandVerdict(line: string, rules: CommandRules, protectedTarge
   return { kind: 'allow', rules: used };
 }
 
+/** The rules with `prefix` allowed (what a card's "always allow" keeps); undefined when a rule allows exactly it already. */
+export function withAllowed(rules: CommandRules, prefix: string): CommandRules | undefined {
+  if (rules.allow.includes(prefix)) return undefined;
+  return { allow: [...rules.allow, prefix], deny: [...rules.deny] };
+}
+
 /**
  * The prefix an "always allow" answer offers for a command: its first word, and the second when
  * it is a subcommand (`npm test`, `git status`, `cargo build`), not a flag or a path. Undefined
