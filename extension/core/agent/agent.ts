@@ -14,7 +14,6 @@ import type { CompactionOutcome } from '../context/compaction/compactor';
 import { ownText, type ComposedPrompt, type ComposeInput } from '../input/compose';
 import { findAgent, type WorkspaceLibrary } from '../library';
 import type { DuringTurnMessage, TurnResult } from './loop';
-import type { BudgetGuard } from './budget/guard';
 import type { AgentOptions, AgentStore, SendHooks, SendResult } from './agent-options';
 import { createAgentParts, type AgentParts } from './agent-parts';
 import { childSession, toolCounts, type ChildRequest } from './child-session';
@@ -36,9 +35,6 @@ export class Agent implements Disposable {
   readonly onEvent: AgentParts['loop']['onEvent'];
   /** The attachment store every image of this agent's sessions goes through. */
   readonly attachments: AttachmentStore;
-  readonly supportsImages: () => boolean;
-  /** The money budget (agent.budget) and the forecast of each request's cost. */
-  readonly budget: BudgetGuard;
   /** Slash commands, custom agents, skills and instruction files of the workspace and the user. */
   readonly library: WorkspaceLibrary;
 
@@ -50,7 +46,7 @@ export class Agent implements Disposable {
       toolContext: (session, signal, onOutput) =>
         sessionToolContext({ ...this.parts, opts, setMode: (s, m) => this.setMode(s, m), setTodos: (s, t) => this.setTodos(s, t) }, session, signal, onOutput),
     });
-    ({ attachments: this.attachments, supportsImages: this.supportsImages, budget: this.budget, library: this.library } = this.parts);
+    ({ attachments: this.attachments, library: this.library } = this.parts);
     this.onEvent = this.parts.loop.onEvent;
   }
 
