@@ -12,7 +12,7 @@ declare const SNOWPEA_VERSION: string | undefined;
 const HELP = `snowpea: the Snowpea coding agent on the command line
 
 Usage:
-  snowpea run "prompt" [--session ID] [--plan|--act] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N] [--budget AMOUNT]
+  snowpea run "prompt" [--session ID] [--plan|--act] [--agent NAME] [--compact] [--attach PATH]... [--json] [--yes] [--max-rounds N] [--budget AMOUNT]
   snowpea sessions list [--all] [--json]
   snowpea sessions show ID
   snowpea sessions export ID [--format json|md]
@@ -44,6 +44,8 @@ Other flags:
   --plan              run: plan mode (read tools only; the answer is a plan, nothing changes); the
                       session stays in plan mode until a run with --act carries the plan out
   --act               run: act (code) mode again, every tool
+  --agent NAME        run: the session runs as that custom agent (its instructions; its tool list only
+                      narrows) from this turn on, also in later runs; --agent snowpea: Snowpea's own again
   --compact           with --session: compact the conversation before the turn (summary of older rounds)
   --focus TEXT        what a compaction's summary should keep in particular
   --args JSON         tool arguments for tools call; @FILE reads them from FILE, - from stdin
@@ -88,6 +90,7 @@ const options = {
   compact: { type: 'boolean' },
   plan: { type: 'boolean' },
   act: { type: 'boolean' },
+  agent: { type: 'string' },
   focus: { type: 'string' },
   args: { type: 'string' },
   attach: { type: 'string', multiple: true },

@@ -23,6 +23,8 @@ export interface RunFlags extends CommonFlags {
   /** `--plan`: this turn (and the session, until `--act`) in plan mode: read tools only, the answer is a plan. `--act`: back to code mode. */
   plan?: boolean;
   act?: boolean;
+  /** `--agent NAME`: the session runs as that custom agent from this turn on (`snowpea`: Snowpea's own again). */
+  agent?: string;
 }
 
 interface Renderer {
@@ -202,6 +204,7 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     if (flags.compact && !(await agent.compact(session, flags.focus, controller.signal))) process.stderr.write(`snowpea: nothing to compact yet in session ${session.id}\n`);
     if (flags.plan) agent.setMode(session, 'plan');
     else if (flags.act) agent.setMode(session, 'code');
+    if (flags.agent !== undefined && !agent.setAgent(session, flags.agent === 'snowpea' ? null : flags.agent)) throw new FlagError(unknownAgent(flags.agent, agent.agents()));
     const turn = session.turn + 1;
     const onProblems = (problems: string[]) => problems.forEach((p) => process.stderr.write(`snowpea: ${block(p)}\n`));
     const result = await agent.send(session, { text: prompt, attach: flags.attach ?? [] }, controller.signal, { onProblems });
@@ -231,4 +234,10 @@ export async function runCommand(prompt: string, flags: RunFlags): Promise<numbe
     await Promise.all([store?.close(), mcp.close(), closeAllBrowsers()]);
     stop.dispose();
   }
+}
+
+/** `--agent NAME` names no agent the library has: say which it has and where they are read from. */
+function unknownAgent(name: string, known: Array<{ name: string }>): string {
+  const list = known.length ? `; known: ${known.map((a) => oneLine(a.name)).join(', ')}` : '';
+  return `--agent ${oneLine(name)}: no such custom agent${list} (read from .github/agents/, .claude/agents/, .roomodes and .snowpea/agents/ of a trusted workspace, and your user folders)`;
 }

@@ -268,6 +268,7 @@ export class AgentHost implements vscode.Disposable {
       mode: this.chat.mode,
       defaultModel: this.config.settings['model.name'],
       ...(effort ? { effort } : {}),
+      ...(this.chat.agentName ? { agent: this.chat.agentName } : {}),
     };
   }
 
@@ -338,6 +339,12 @@ export class AgentHost implements vscode.Disposable {
   /** The composer's plan toggle, `/plan`, `/act`: the session's mode (a `mode` event), or the next new session's (the header says it). */
   async setMode(mode: 'code' | 'plan'): Promise<void> {
     await this.chat.setMode(mode);
+    this.postHeader();
+  }
+
+  /** `/agent NAME`: the chat runs as that custom agent (null: Snowpea's own); the header says which. */
+  async setAgent(name: string | null): Promise<void> {
+    await this.chat.setAgent(name);
     this.postHeader();
   }
 

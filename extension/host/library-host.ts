@@ -4,7 +4,7 @@ import { libraryGroups, type LibraryGroup } from '../core/library/listing';
 import type { Logger } from '../core/log';
 import { claudeHome, snowpeaHome } from '../core/settings/files';
 import { rootPaths } from '../core/tools/roots';
-import { MAX_SLASH_COMMANDS, type HostMessage } from '../protocol';
+import { MAX_AGENT_CHOICES, MAX_SLASH_COMMANDS, type HostMessage } from '../protocol';
 
 /** Workspace files the library reads: a change to one of them changes the slash menu or the Tools tree. */
 const WORKSPACE_GLOB =
@@ -55,7 +55,11 @@ export class LibraryHost implements vscode.Disposable {
         ...(c.argumentHint ? { argumentHint: clip(c.argumentHint, 200) } : {}),
         origin: clip(c.origin, 1000)!,
       }));
-    return { type: 'commands', commands };
+    const agents = this.library
+      .agents()
+      .slice(0, MAX_AGENT_CHOICES)
+      .map((a) => ({ name: clip(a.name, 200)!, ...(a.description ? { description: clip(a.description, 300) } : {}) }));
+    return { type: 'commands', commands, agents };
   }
 
   /** The Tools tree's groups after the tools (only those with entries). */

@@ -90,6 +90,8 @@ const headerFields = {
   defaultModel: z.string().optional(),
   /** The session's model takes a reasoning effort: the composer's effort control. Absent: it has none. */
   effort: effortInfoSchema.optional(),
+  /** The custom agent the chat runs as (`/agent NAME`); absent: Snowpea's own. */
+  agent: z.string().min(1).max(200).optional(),
 };
 
 /** A slash command from a prompt file, for the composer's slash menu (its text stays in the host). */
@@ -104,6 +106,15 @@ export const slashCommandSchema = z.object({
 
 /** Most commands one `commands` message carries. */
 export const MAX_SLASH_COMMANDS = 500;
+
+/** A custom agent the chat can run as (`/agent NAME`), for the slash menu. */
+export const agentChoiceSchema = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(300).optional(),
+});
+
+/** Most agents one `commands` message carries. */
+export const MAX_AGENT_CHOICES = 100;
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -187,7 +198,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
     dataBase64: z.string().max(MAX_IMAGE_BASE64_CHARS).optional(),
   }),
   /** The slash commands of the workspace's and the user's prompt files (at start, and when those files or Workspace Trust change). */
-  z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema).max(MAX_SLASH_COMMANDS) }),
+  z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema).max(MAX_SLASH_COMMANDS), agents: z.array(agentChoiceSchema).max(MAX_AGENT_CHOICES).optional() }),
   z.object({
     type: z.literal('files.result'),
     /** The `files.query` query this answers (the webview drops answers to older queries). */
@@ -204,6 +215,7 @@ export type HostMessageType = HostMessage['type'];
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 export type ImageMeta = z.infer<typeof imageMetaSchema>;
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
+export type AgentChoice = z.infer<typeof agentChoiceSchema>;
 export type InitMessage = Extract<HostMessage, { type: 'init' }>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;
 export type ChangedHunk = z.infer<typeof changedHunkSchema>;

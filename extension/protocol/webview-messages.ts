@@ -85,6 +85,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('checkpoint.restore'), sessionId: z.string(), turn: z.number().int().positive(), rewind: z.boolean() }),
   /** The composer's plan toggle, `/plan` and `/act`: the chat's mode (code is act mode: every tool). */
   z.object({ type: z.literal('mode.set'), mode: z.enum(['code', 'plan']) }),
+  /** `/agent NAME`: the chat runs as that custom agent from its next request (null, `/agent` alone: Snowpea's own). */
+  z.object({ type: z.literal('agent.set'), name: z.string().min(1).max(200).nullable() }),
   /** "Approve plan": switch the plan-mode session to act (code) mode and have the model carry the plan out. */
   z.object({ type: z.literal('plan.approve') }),
   /** A button of the setup card: one of the few palette commands the chat may run (workbench.trust.manage: Manage Workspace Trust). */

@@ -16,7 +16,7 @@ import { findAgent, type WorkspaceLibrary } from '../library';
 import type { DuringTurnMessage, TurnResult } from './loop';
 import type { AgentOptions, AgentStore, SendHooks, SendResult } from './agent-options';
 import { createAgentParts, type AgentParts } from './agent-parts';
-import { childSession, toolCounts, type ChildRequest } from './child-session';
+import { asSessionAgent, childSession, toolCounts, type ChildRequest } from './child-session';
 import { composeTurn } from './compose-turn';
 import { loadStoredSession, storeNewSession } from './stored-session';
 import { sessionToolContext } from './tool-context';
@@ -68,6 +68,7 @@ export class Agent implements Disposable {
     if (live) return live;
     const session = loadStoredSession(this.opts.store, id);
     if (!session) return undefined;
+    this.restoreAgent(session);
     const { sink } = this.parts;
     // A round a crash or a closed window interrupted can end in a call without its result: store one.
     if (closeOrphanCalls(session, sink)) {
@@ -140,6 +141,38 @@ export class Agent implements Disposable {
     session.mode = mode;
     this.opts.store?.updateSession(session.id, { mode, ...(kept.length ? { loadedTools: session.loadedTools } : {}) });
     this.parts.loop.notify(session, { type: 'mode', sessionId: session.id, mode });
+  }
+
+  /**
+   * The chat's agent (the composer's agent picker, `/agent NAME`): a custom agent of the library by
+   * name, its file read now under today's trust (its instructions in the system prompt, its tool
+   * list only narrowing), stored as the session's role; null: Snowpea's own. False (nothing changed)
+   * for a subagent or a name the library does not have.
+   */
+  setAgent(session: Session, name: string | null): boolean {
+    if (session.isSubagent) return false;
+    const found = name === null ? undefined : findAgent(this.library.agents(), name);
+    if (name !== null && !found) return false;
+    session.customAgent = found && asSessionAgent(found);
+    session.role = found?.name ?? 'default';
+    this.opts.store?.updateSession(session.id, { role: session.role });
+    return true;
+  }
+
+  /** The custom agents the chat can run as (the picker's list): name and description. */
+  agents(): Array<{ name: string; description: string }> {
+    return this.library.agents().map((a) => ({ name: a.name, description: a.description }));
+  }
+
+  /** A stored session that ran as a custom agent runs as it again, its file read now; a file gone or no longer trusted: Snowpea's own, said in the log. */
+  private restoreAgent(session: Session): void {
+    if (session.role === 'default' || roleNames().includes(session.role)) return;
+    const found = findAgent(this.library.agents(), session.role);
+    if (found) session.customAgent = asSessionAgent(found);
+    else {
+      this.opts.logger.info(`session ${session.id} ran as the ${session.role} agent, which is not found now (its file gone, or the workspace not trusted); it continues as Snowpea`);
+      session.role = 'default';
+    }
   }
 
   /**

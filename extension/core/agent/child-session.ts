@@ -1,5 +1,5 @@
 import type { Message } from '../conversation/messages';
-import { Session } from '../conversation/session';
+import { Session, type SessionAgent } from '../conversation/session';
 import type { CustomAgent } from '../library';
 
 /** delegate_task's request as the agent runs it. */
@@ -16,9 +16,7 @@ export interface ChildRequest {
  */
 export function childSession(parentId: string, parent: Session | undefined, req: ChildRequest, custom: CustomAgent | undefined, workspaceRoot: string): Session {
   return new Session({
-    ...(custom
-      ? { customAgent: { name: custom.name, instructions: custom.instructions, ...(custom.tools ? { tools: custom.tools } : {}), ...(custom.deniedTools ? { deniedTools: custom.deniedTools } : {}) } }
-      : {}),
+    ...(custom ? { customAgent: asSessionAgent(custom) } : {}),
     workspaceRoot: parent?.workspaceRoot ?? workspaceRoot,
     parentId,
     isSubagent: true,
@@ -27,6 +25,11 @@ export function childSession(parentId: string, parent: Session | undefined, req:
     title: `${req.agent}: ${req.task.replace(/\s+/g, ' ').slice(0, 70)}`,
     budgetRounds: req.maxRounds,
   });
+}
+
+/** What a session keeps of a custom agent's file: its name, instructions and tool limits. */
+export function asSessionAgent(custom: CustomAgent): SessionAgent {
+  return { name: custom.name, instructions: custom.instructions, ...(custom.tools ? { tools: custom.tools } : {}), ...(custom.deniedTools ? { deniedTools: custom.deniedTools } : {}) };
 }
 
 /** How many times each tool was called in a child's messages (its delegate_task card). */

@@ -15,6 +15,10 @@ export interface ChatAgent {
   setMode(session: Session, mode: Mode): void;
   /** Stores the model and effort the user picked for a session. */
   setModelChoice(session: Session, choice: ModelChoice): void;
+  /** The custom agent a chat session runs as (null: Snowpea's own); false when there is no such agent. */
+  setAgent(session: Session, name: string | null): boolean;
+  /** The custom agents a chat can run as. */
+  agents(): Array<{ name: string; description: string }>;
   /** A stored session (its transcript loaded), or undefined when there is none with that id. */
   openSession(id: string): Session | undefined;
   /** One turn of what the user wrote; `onProblems` hears what was not attached before the turn starts. */

@@ -57,6 +57,8 @@ export class ChatController {
   private partial = '';
   /** The mode the user picked before the chat had a session: the first send's new session starts in it. */
   private nextMode: Mode = 'code';
+  /** The custom agent picked before the chat had a session (or the last session's, after New Chat); null: Snowpea's own. */
+  private nextAgent: string | null = null;
   /** The model and effort picked before the chat had a session (or the last session's, after New Chat). */
   private nextChoice: ModelChoice = {};
   /** Each session's messages sent during its turns, waiting; `unsessioned` until a first turn's session exists. */
@@ -91,6 +93,27 @@ export class ChatController {
     }
     // Synchronous once the agent is known (it is, with a session): a message sent right after `/plan` runs in plan mode.
     (this.agent ?? (await this.theAgent())).setMode(this.current, mode);
+  }
+
+  /** The custom agent the chat runs as: the current session's, or the one its first message will use; undefined: Snowpea's own. */
+  get agentName(): string | undefined {
+    return (this.current ? this.current.customAgent?.name : this.nextAgent) ?? undefined;
+  }
+
+  /**
+   * The agent picker and `/agent NAME`: the current session runs as that custom agent from its next
+   * request (null: Snowpea's own), or without a session the next new one starts as it. A name the
+   * library does not have (or no longer trusts) is said and changes nothing.
+   */
+  async setAgent(name: string | null): Promise<void> {
+    const agent = this.agent ?? (await this.theAgent());
+    const known = name === null ? null : agent.agents().find((a) => a.name.toLowerCase() === name.toLowerCase())?.name;
+    if (known === undefined) {
+      return this.opts.hooks.error(`There is no custom agent named "${name}" in this workspace or your user folders (or the workspace is not trusted).`);
+    }
+    if (!this.current) this.nextAgent = known;
+    else agent.setAgent(this.current, known);
+    this.opts.hooks.sessionChanged();
   }
 
   /** The model and effort picked in the chat: the current session's, or the ones its first message will use ({}: the settings'). */
@@ -180,6 +203,7 @@ export class ChatController {
         // The view knows no session yet: it learns the new one before any of its events.
         this.current = agent.newSession({ mode: this.nextMode, modelChoice: this.nextChoice });
         this.nextMode = 'code';
+        if (this.nextAgent !== null && !agent.setAgent(this.current, this.nextAgent)) hooks.error(`The ${this.nextAgent} agent is not found now; this chat runs as Snowpea.`);
         this.adoptUnsessioned(this.current);
         await hooks.sessionStarted();
       }
@@ -377,6 +401,7 @@ export class ChatController {
     if (!session) {
       this.nextMode = old?.mode === 'plan' ? 'plan' : this.nextMode;
       this.nextChoice = { ...(old?.modelChoice ?? this.nextChoice) };
+      this.nextAgent = old ? (old.customAgent?.name ?? null) : this.nextAgent;
     }
     this.current = session;
     this.partial = '';

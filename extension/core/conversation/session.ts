@@ -6,12 +6,12 @@ import type { ModelChoice } from '../model/types';
 /** Session modes (the one list: sessionModes, events.ts). */
 export type { Mode };
 
-/** A custom agent a subagent session runs as (delegate_task with an agent from the workspace's or the user's files). */
+/** A custom agent a session runs as (delegate_task with an agent from the workspace's or the user's files, or the chat the user switched to one). */
 export interface SessionAgent {
   name: string;
-  /** Its instructions as the subagent's role part of the system prompt. */
+  /** Its instructions as the role part of the system prompt. */
   instructions: string;
-  /** Tools it may have (names and `prefix*` patterns); absent: every tool a subagent may have. */
+  /** Tools it may have (names and `prefix*` patterns); absent: every tool the session may have. */
   tools?: readonly string[];
   /** Tools taken away. */
   deniedTools?: readonly string[];
@@ -33,7 +33,7 @@ export interface SessionInit {
   messages?: Message[];
   /** Subagents: the tool rounds they were given (the BUDGET_LINE). */
   budgetRounds?: number;
-  /** Subagents run as a custom agent: its instructions and tool limits (`role` is its name). */
+  /** A custom agent the session runs as: its instructions and tool limits (`role` is its name). */
   customAgent?: SessionAgent;
   created?: number;
 }
@@ -56,7 +56,8 @@ export class Session {
   modelChoice: ModelChoice;
   readonly messages: Message[];
   readonly budgetRounds?: number;
-  readonly customAgent?: SessionAgent;
+  /** A custom agent the session runs as (`role` is its name); a chat's changes with Agent.setAgent. */
+  customAgent?: SessionAgent;
   /** Number of user turns so far. */
   turn = 0;
   /** Total model rounds so far (across turns). */

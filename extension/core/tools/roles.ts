@@ -47,13 +47,17 @@ export function roleNames(): string[] {
   return Object.keys(ROLES).filter((n) => n !== 'default');
 }
 
-/** A session's role: its custom agent when it runs as one, else the built-in role it names. */
-export function sessionRole(session: { role: string; customAgent?: { name: string; instructions: string; tools?: readonly string[]; deniedTools?: readonly string[] } }): RoleDef {
+/**
+ * A session's role: its custom agent when it runs as one (a subagent's instructions start with the
+ * general subagent line; the chat's do not), else the built-in role it names.
+ */
+export function sessionRole(session: { role: string; isSubagent?: boolean; customAgent?: { name: string; instructions: string; tools?: readonly string[]; deniedTools?: readonly string[] } }): RoleDef {
   const a = session.customAgent;
   if (!a) return roleOf(session.role);
+  const lead = session.isSubagent === false ? '' : `${ROLES.general.instructions}\n\n`;
   return {
     name: a.name,
-    instructions: `${ROLES.general.instructions}\n\nYou run as the ${a.name} agent. Its instructions:\n${a.instructions}`.trimEnd(),
+    instructions: `${lead}You run as the ${a.name} agent. Its instructions:\n${a.instructions}`.trimEnd(),
     ...(a.tools ? { tools: a.tools } : {}),
     ...(a.deniedTools ? { deniedTools: a.deniedTools } : {}),
   };

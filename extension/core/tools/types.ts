@@ -159,8 +159,8 @@ export interface SessionInfo {
   mode: Mode;
   role: string;
   isSubagent: boolean;
-  /** A subagent running as a custom agent: the tools its file allows or takes away (they only narrow). */
-  customAgent?: { tools?: readonly string[]; deniedTools?: readonly string[] };
+  /** A session running as a custom agent: its name and the tools its file allows or takes away (they only narrow). */
+  customAgent?: { name: string; tools?: readonly string[]; deniedTools?: readonly string[] };
 }
 
 export interface ToolContext {

@@ -69,6 +69,7 @@ export class ChatSurface implements vscode.Disposable {
     'queue.sendNow': (m) => this.d.host.sendQueuedNow(m.id),
     stop: () => this.d.host.stop(),
     'mode.set': (m) => this.d.host.setMode(m.mode),
+    'agent.set': (m) => this.d.host.setAgent(m.name),
     'plan.approve': () => this.d.host.approvePlan(),
     newChat: async () => this.d.resetAll(await this.d.host.newChat()),
     'approval.reply': (m) => this.d.host.prompts.replyApproval(m.id, m.decision),

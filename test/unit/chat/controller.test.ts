@@ -276,6 +276,8 @@ describe('chat controller: a turn that does not end when stopped', () => {
       newSession: () => new Session({ workspaceRoot: '/ws' }),
       setMode: (session, mode) => void (session.mode = mode),
       setModelChoice: (session, choice) => void (session.modelChoice = choice),
+      setAgent: () => false,
+      agents: () => [],
       openSession: () => undefined,
       send: (session) =>
         new Promise((resolve) => {
@@ -312,5 +314,41 @@ describe('chat controller: a turn that does not end when stopped', () => {
     finish[1]();
     await second;
     assert.equal(chat.isRunning(), false);
+  });
+});
+
+describe('chat controller: the custom agent picked with /agent', function () {
+  this.timeout(30000);
+  let h: Harness;
+  afterEach(async () => h && (await h.close()));
+
+  it("an unknown name is said and changes nothing; before a session it is the next one's (any case, stored by its own name); New Chat keeps it; null goes back to Snowpea", async () => {
+    h = await createHarness({ files: { '.claude/agents/tester.md': '---\nname: tester\ndescription: Runs the tests\ntools: Read, Grep\n---\nTESTER-BODY\n' } });
+    const rec = recordingHooks();
+    const chat = new ChatController({ agent: async () => h.agent, hooks: rec.hooks, logger: recordingLogger() });
+    await chat.setAgent('nobody');
+    assert.equal(chat.agentName, undefined);
+    assert.match(rec.log.at(-1)!, /^error There is no custom agent named "nobody"/);
+
+    await chat.setAgent('TESTER');
+    assert.equal(chat.agentName, 'tester');
+    h.server.enqueue({ text: 'ok' });
+    await chat.send({ text: 'run them' });
+    const first = chat.session!.id;
+    assert.equal(h.store.getSession(first)?.role, 'tester', 'stored with the session');
+    assert.match(h.bodies()[0].messages[0].content, /You run as the tester agent\. Its instructions:\nTESTER-BODY/);
+
+    await chat.newChat();
+    assert.equal(chat.agentName, 'tester', 'a new chat keeps the agent');
+    await chat.setAgent(null);
+    assert.equal(chat.agentName, undefined);
+    h.server.enqueue({ text: 'ok' });
+    await chat.send({ text: 'plain' });
+    assert.equal(h.store.getSession(chat.session!.id)?.role, 'default');
+    assert.doesNotMatch(h.bodies()[1].messages[0].content, /You run as the tester agent/);
+
+    const other = new ChatController({ agent: async () => h.agent, hooks: recordingHooks().hooks, logger: recordingLogger() });
+    await other.resume(first);
+    assert.equal(other.agentName, 'tester', 'a resumed session runs as its agent again');
   });
 });

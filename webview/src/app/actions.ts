@@ -25,6 +25,8 @@ export interface ChatActions extends AttachActions {
   stop(): void;
   /** The plan toggle, `/plan`, `/act`: plan mode (read-only) or act mode (code: every tool). */
   setMode(mode: 'code' | 'plan'): void;
+  /** `/agent NAME` and the agent chip's close: the chat runs as that custom agent (null: as Snowpea). */
+  setAgent(name: string | null): void;
   /** "Approve plan": after a plan-mode turn, switch to act mode and have the model carry the plan out. */
   approvePlan(): void;
   /** Folds or unfolds the pinned todo list. */
@@ -82,15 +84,16 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
     setDraft: (text) => store.dispatch({ type: 'draft.set', text }),
     send() {
       const { draft, running, stopping, attachments } = store.getState();
-      const slash = parseSlashCommand(draft);
+      const slash = parseSlashCommand(draft, store.getState().agents.map((a) => a.name));
       if (slash?.command === 'compact') {
         if (!bridge.post({ type: 'compact', ...(slash.focus ? { focus: slash.focus } : {}) })) return false;
         store.dispatch({ type: 'draft.set', text: '' });
         return true;
       }
       if (slash) {
-        // `/plan` and `/act` switch the mode; a message after them is sent in the new mode.
-        setMode(slash.command === 'plan' ? 'plan' : 'code');
+        // `/plan` and `/act` switch the mode, `/agent` the agent; a message after them is sent in the new mode or as the agent.
+        if (slash.command === 'agent') bridge.post({ type: 'agent.set', name: slash.name ?? null });
+        else setMode(slash.command === 'plan' ? 'plan' : 'code');
         if (!slash.message) {
           store.dispatch({ type: 'draft.set', text: '' });
           return true;
@@ -119,6 +122,7 @@ export function createChatActions(store: Store<ChatState, ChatAction>, bridge: P
       store.dispatch({ type: 'stop.requested' });
     },
     setMode,
+    setAgent: (name) => void bridge.post({ type: 'agent.set', name }),
     approvePlan() {
       const { running, mode, planReady } = store.getState();
       if (running || mode !== 'plan' || !planReady) return;

@@ -19,6 +19,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
       supportsImages: m.supportsImages ?? true,
       ...(m.defaultModel ? { defaultModel: m.defaultModel } : {}),
       ...(m.effort ? { effort: m.effort } : {}),
+      ...(m.agent ? { agent: m.agent } : {}),
     };
     const base: ChatState = { ...s, session, loadedTools: [...m.loadedTools], running, stopping: running && s.stopping, mode: m.mode ?? 'code', todos: m.todos ?? [] };
     // Requests the host still waits on are re-sent after init; anything else is stale.
@@ -29,10 +30,10 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   header: (m, { s }) => {
     if (!s.session || s.session.id !== m.sessionId) return s;
-    const { type: _type, sessionId: _id, supportsImages, mode, defaultModel, effort, ...fields } = m;
-    // A model without an effort control has no `effort`: the control goes.
-    const { effort: _old, defaultModel: _oldDefault, ...kept } = s.session;
-    const session = { ...kept, ...fields, supportsImages: supportsImages ?? true, ...(defaultModel ? { defaultModel } : {}), ...(effort ? { effort } : {}) };
+    const { type: _type, sessionId: _id, supportsImages, mode, defaultModel, effort, agent, ...fields } = m;
+    // A model without an effort control has no `effort`: the control goes; a chat back to Snowpea has no `agent`.
+    const { effort: _old, defaultModel: _oldDefault, agent: _oldAgent, ...kept } = s.session;
+    const session = { ...kept, ...fields, supportsImages: supportsImages ?? true, ...(defaultModel ? { defaultModel } : {}), ...(effort ? { effort } : {}), ...(agent ? { agent } : {}) };
     return { ...s, session, ...(mode ? { mode } : {}) };
   },
 
@@ -75,7 +76,7 @@ export const hostHandlers: HandlerTable<HostMessage, ChatState, HandlerContext> 
 
   'changes.list': (m, { s }) => ({ ...s, changes: m.files }),
 
-  commands: (m, { s }) => ({ ...s, commands: m.commands }),
+  commands: (m, { s }) => ({ ...s, commands: m.commands, agents: m.agents ?? [] }),
 
   'ask.request': (m, { s }) => ({
     ...s,

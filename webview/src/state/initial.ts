@@ -30,6 +30,7 @@ export function initialState(): ChatState {
     queueHeld: false,
     queueDelivery: 'steer',
     commands: [],
+    agents: [],
   };
 }
 
@@ -59,5 +60,6 @@ export function restoreState(saved: unknown): ChatState {
   if (!Array.isArray(restored.budgets)) restored.budgets = [];
   if (!Array.isArray(restored.queue)) restored.queue = [];
   if (!Array.isArray(restored.commands)) restored.commands = [];
+  if (!Array.isArray(restored.agents)) restored.agents = [];
   return restored;
 }

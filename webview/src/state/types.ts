@@ -1,4 +1,4 @@
-import type { BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, Mode, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
+import type { AgentChoice, BudgetRequestMessage, ChangedFile, CostNextEvent, Delivery, Effort, EffortInfoMessage, HostMessage, ImageMeta, Mode, OutgoingImage, SlashCommandInfo, TodoItem } from '../../../extension/protocol';
 
 /** What the chat shows. Everything here can be rebuilt from the host (init + transcript + events). */
 
@@ -118,6 +118,8 @@ export interface SessionInfo {
   defaultModel?: string;
   /** The model's reasoning-effort control; absent: it has none. */
   effort?: EffortInfoMessage;
+  /** The custom agent the chat runs as (`/agent NAME`); absent: Snowpea's own. */
+  agent?: string;
 }
 
 /** The composer's model picker list: asked for when it opens. */
@@ -246,6 +248,8 @@ export interface ChatState {
   queueDelivery: Delivery;
   /** Slash commands from the workspace's and the user's prompt files (the host's `commands`), for the slash menu. */
   commands: SlashCommandInfo[];
+  /** Custom agents the chat can run as (the host's `commands`), for the slash menu's `/agent NAME` rows. */
+  agents: AgentChoice[];
 }
 
 /** Things the webview does on its own, before or without the host. */

@@ -20,7 +20,7 @@ export interface PathFact {
   reason?: string;
 }
 
-/** The session a call runs in: its mode, and for a subagent its role's limits. */
+/** The session a call runs in: its mode, for a subagent its role's limits, and a custom agent's tool limits. */
 export interface SessionFacts {
   mode: Mode;
   child?: {
@@ -28,10 +28,14 @@ export interface SessionFacts {
     readOnlyRole: boolean;
     /** Tools without the readOnly trait the read-only role may still call (RoleDef.keeps). */
     roleKeeps: readonly string[];
-    /** A custom agent's `tools:` list as Snowpea names (and `prefix*` patterns): it may have these only. */
-    agentTools?: readonly string[];
-    /** A custom agent's tools taken away. */
-    agentDenied?: readonly string[];
+  };
+  /** A custom agent the session runs as (a subagent, or the chat switched to it), when its file limits tools. */
+  agent?: {
+    name: string;
+    /** Its `tools:` list as Snowpea names (and `prefix*` patterns): it may have these only. */
+    tools?: readonly string[];
+    /** Its tools taken away. */
+    denied?: readonly string[];
   };
 }
 
@@ -64,7 +68,7 @@ export function toolAllowed(name: string, allowed: readonly string[]): boolean {
 
 export type Decision = { kind: 'allow' } | { kind: 'ask'; request: ApprovalRequest } | { kind: 'refuse'; result: ToolResult };
 
-/** Why a session may not have this tool at all (its mode, or a subagent's role), shown to the model; undefined when it may. */
+/** Why a session may not have this tool at all (its mode, a subagent's role, a custom agent's file), shown to the model; undefined when it may. */
 export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: SessionFacts): ToolResult | undefined {
   if (s.child && !tool.traits.subagents) {
     return errorResult('policy_blocked', `${tool.name} is not available to a subagent; finish the task with what you have and report back.`);
@@ -81,9 +85,10 @@ export function offerRefusal(tool: { name: string; traits: ToolTraits }, s: Sess
     return errorResult('policy_blocked', `${tool.name} is not available to the read-only ${s.child.role} agent; report what should change instead.`);
   }
   // A custom agent's file only narrows: what it lists is still subject to everything above and to approvals.
-  const agentTools = s.child?.agentTools;
-  if ((agentTools && !toolAllowed(tool.name, agentTools)) || (s.child?.agentDenied && toolAllowed(tool.name, s.child.agentDenied))) {
-    return errorResult('policy_blocked', `${tool.name} is not among the tools the ${s.child!.role} agent's definition allows; use the tools you have, or report what you could not do.`);
+  const agent = s.agent;
+  if (agent && ((agent.tools && !toolAllowed(tool.name, agent.tools)) || (agent.denied && toolAllowed(tool.name, agent.denied)))) {
+    const instead = s.child ? 'report what you could not do' : 'tell the user what you could not do';
+    return errorResult('policy_blocked', `${tool.name} is not among the tools the ${agent.name} agent's definition allows; use the tools you have, or ${instead}.`);
   }
   return undefined;
 }

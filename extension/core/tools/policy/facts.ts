@@ -8,19 +8,15 @@ import type { ApprovalFacts, CallFacts, PathFact, SessionFacts } from './decide'
 /** Permissions whose calls show the user the whole arguments, since a summary can hide what runs or where data goes. */
 const DETAILED = new Set(['exec', 'network']);
 
-export function sessionFacts(session: { mode: Mode; role: string; isSubagent: boolean; customAgent?: { tools?: readonly string[]; deniedTools?: readonly string[] } }): SessionFacts {
-  if (!session.isSubagent) return { mode: session.mode };
+export function sessionFacts(session: { mode: Mode; role: string; isSubagent: boolean; customAgent?: { name: string; tools?: readonly string[]; deniedTools?: readonly string[] } }): SessionFacts {
+  const a = session.customAgent;
+  const limits = a && (a.tools || a.deniedTools) ? { agent: { name: a.name, ...(a.tools ? { tools: a.tools } : {}), ...(a.deniedTools ? { denied: a.deniedTools } : {}) } } : {};
+  if (!session.isSubagent) return { mode: session.mode, ...limits };
   const role = roleOf(session.role);
-  const agent = session.customAgent;
   return {
     mode: session.mode,
-    child: {
-      role: agent ? session.role : role.name,
-      readOnlyRole: !agent && !!role.readOnly,
-      roleKeeps: agent ? [] : (role.keeps ?? []),
-      ...(agent?.tools ? { agentTools: agent.tools } : {}),
-      ...(agent?.deniedTools ? { agentDenied: agent.deniedTools } : {}),
-    },
+    child: { role: a ? a.name : role.name, readOnlyRole: !a && !!role.readOnly, roleKeeps: a ? [] : (role.keeps ?? []) },
+    ...limits,
   };
 }
 

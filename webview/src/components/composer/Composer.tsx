@@ -4,6 +4,7 @@ import { Icon } from '../../ui/Icon';
 import { Attachments } from './Attachments';
 import { ComposerStatus, StatusPanelView, type StatusPanel } from './ComposerStatus';
 import { MENTION_LIST_ID, MentionPopup, mentionOptionId } from './MentionPopup';
+import { AgentChip } from '../agent/AgentChip';
 import { PlanToggle } from '../plan/PlanToggle';
 import { useMention } from './use-mention';
 import { SLASH_LIST_ID, SlashMenu, slashOptionId } from './SlashMenu';
@@ -146,6 +147,7 @@ export function Composer() {
           }}
         />
         <PlanToggle />
+        <AgentChip />
         <ComposerStatus panel={panel} onToggle={(p) => setPanel(panel === p ? null : p)} />
         {running ? (
           <button type="button" className="icon-button" aria-label="Stop" title="Stop" disabled={stopping} onClick={() => actions.stop()}>

@@ -24,13 +24,14 @@ export interface SlashMenuState {
 export function useSlashMenu(draft: string, textarea: RefObject<HTMLTextAreaElement | null>): SlashMenuState {
   const actions = useActions();
   const commands = useChat((s) => s.commands);
+  const agents = useChat((s) => s.agents);
   const popup = useCaretPopup(textarea, draft, actions.setDraft);
   const caret = popup.caret;
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
 
   const query = caret === null ? null : slashQueryAt(draft, caret);
-  const items = useMemo(() => (query === null ? [] : slashMatches(query, commands)), [query, commands]);
+  const items = useMemo(() => (query === null ? [] : slashMatches(query, commands, 12, agents)), [query, commands, agents]);
   const open = query !== null && items.length > 0 && dismissed !== draft;
   const current = Math.min(active, Math.max(0, items.length - 1));
 
