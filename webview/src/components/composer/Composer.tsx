@@ -103,6 +103,7 @@ export function Composer() {
           textarea.current?.focus();
         }}
       />
+      <AgentChip />
       <Attachments />
       <div className="composer-field">
         <MentionPopup state={mention} />
@@ -147,7 +148,6 @@ export function Composer() {
           }}
         />
         <PlanToggle />
-        <AgentChip />
         <ComposerStatus panel={panel} onToggle={(p) => setPanel(panel === p ? null : p)} />
         {running ? (
           <button type="button" className="icon-button" aria-label="Stop" title="Stop" disabled={stopping} onClick={() => actions.stop()}>
