@@ -110,7 +110,6 @@ async function toolsSubcommand(
     settings,
     session: { id: session.id, mode: session.mode, role: session.role, isSubagent: false },
     scratchDir: path.join(snowpeaHome(), 'scratch', 'cli'),
-    onOutput: flags.json ? undefined : undefined,
     loadTools: (names) => session.loadTools(names),
   };
   try {

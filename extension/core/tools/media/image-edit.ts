@@ -7,7 +7,7 @@ import { MIME_OF, sniffFormat } from '../../images/header';
 import { defineTool, errorResult, okResult } from '../types';
 import { imageBytesOf } from './image-response';
 import { mediaClient, mediaError } from './media-client';
-import { attachSaved, besidePath, inputFile, isResult, saveOutput } from './media-files';
+import { attachSaved, besidePath, derivedFileApproval, inputFile, isResult, saveOutput } from './media-files';
 import { TOOL } from '../names';
 
 const input = z.strictObject({
@@ -28,13 +28,10 @@ export const mediaImageEditTool = defineTool({
   description: 'Edit an image from the workspace as the prompt says, with the endpoint\'s Images API (model from media.imageModel). The result is saved as a new file (the input is kept) and attached.',
   input,
   describeCall: (a) => `edit image ${a.path}: ${a.prompt.slice(0, 50)}`,
-  approval: (a, ctx) => ({
-    summary: `edit ${a.path} and save the result to ${target(ctx.workspaceRoot, a)}`,
-    paths: [
-      { path: a.path, write: false },
-      { path: target(ctx.workspaceRoot, a), write: true },
-    ],
-  }),
+  approval: (a, ctx) => {
+    const out = target(ctx.workspaceRoot, a);
+    return derivedFileApproval(`edit ${a.path} and save the result to ${out}`, a.path, out);
+  },
   async run(a, ctx) {
     const src = inputFile(ctx, a.path);
     if (isResult(src)) return src;

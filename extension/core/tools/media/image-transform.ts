@@ -17,7 +17,7 @@ async function loadJimp(): Promise<typeof JimpClass> {
 import { z } from 'zod';
 import { readImageHeader } from '../../images/header';
 import { defineTool, errorResult, okResult } from '../types';
-import { attachSaved, besidePath, inputFile, isResult, saveOutput } from './media-files';
+import { attachSaved, besidePath, derivedFileApproval, inputFile, isResult, saveOutput } from './media-files';
 
 const MAX_PIXELS = 40_000_000;
 const FORMATS = { png: 'image/png', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', tiff: 'image/tiff' } as const;
@@ -71,13 +71,10 @@ export const mediaImageTransformTool = defineTool({
   description: 'Crop, rotate (clockwise), resize and/or convert an image from the workspace locally (no network). Steps run in that order; the result is saved as a new file and attached.',
   input,
   describeCall: (a) => `transform ${a.path}: ${describe(a)}`,
-  approval: (a, ctx) => ({
-    summary: `${describe(a)} ${a.path} into ${target(ctx.workspaceRoot, a)}`,
-    paths: [
-      { path: a.path, write: false },
-      { path: target(ctx.workspaceRoot, a), write: true },
-    ],
-  }),
+  approval: (a, ctx) => {
+    const out = target(ctx.workspaceRoot, a);
+    return derivedFileApproval(`${describe(a)} ${a.path} into ${out}`, a.path, out);
+  },
   async run(a, ctx) {
     const src = inputFile(ctx, a.path);
     if (isResult(src)) return src;

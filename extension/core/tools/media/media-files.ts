@@ -5,7 +5,7 @@ import type { ImageRef } from '../../conversation/messages';
 import { notFoundResult } from '../core/missing';
 import { checkWritable, writerOf } from '../core/write-target';
 import { resolveToolPath, type ResolvedPath } from '../paths';
-import { errorResult, type ToolContext, type ToolResult } from '../types';
+import { errorResult, type ApprovalScope, type ToolContext, type ToolResult } from '../types';
 
 /** A slug for a file name from a prompt: its first words, lower-case, dashes. */
 export function slugOf(text: string, words = 6): string {
@@ -34,6 +34,17 @@ export function besidePath(workspaceRoot: string, input: string, suffix: string,
   const e = ext ?? path.posix.extname(input);
   const base = path.posix.basename(input.split(path.sep).join('/'), path.posix.extname(input));
   return freePath(workspaceRoot, path.posix.join(dir, `${base}-${suffix}${e.startsWith('.') ? e : `.${e}`}`));
+}
+
+/** The approval of a tool that reads one workspace file and saves its result as another: the summary and both paths. */
+export function derivedFileApproval(summary: string, input: string, output: string): ApprovalScope {
+  return {
+    summary,
+    paths: [
+      { path: input, write: false },
+      { path: output, write: true },
+    ],
+  };
 }
 
 /** Resolves an input file that must exist; a ToolResult when it does not. */
