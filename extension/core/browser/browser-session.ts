@@ -49,6 +49,9 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PROXY_STATUS = { policy: 403, declined: 204, unreachable: 502 } as const;
 /** How long a refused navigation may take to show Chromium's error page before we look for it. */
 const ERROR_PAGE_WAIT_MS = 1_000;
+/** Going back from a refused page: tries, and the pause after one that found the page detaching. */
+const GO_BACK_ATTEMPTS = 3;
+const GO_BACK_RETRY_MS = 100;
 
 /** How the proxy and the session name a tunnel's destination: `example.com:443`, `[::1]:8080`. */
 function hostPortKey(url: string): string | undefined {
@@ -244,8 +247,17 @@ export class BrowserSession {
     // Chromium commits its error page for an aborted document a moment after the abort: wait for it
     // briefly, or the page would be left on the error page once it lands.
     if (!stuck()) await p.waitForURL((u) => u.protocol === 'chrome-error:' || u.href === blockedUrl, { waitUntil: 'commit', timeout: ERROR_PAGE_WAIT_MS }).catch(() => undefined);
-    if (!stuck()) return;
-    await p.goBack({ waitUntil: 'commit' }).catch(() => null);
+    // Right after Chromium swaps in its error page the page's target can be detaching ("Not attached
+    // to an active page"): going back then fails, so it is tried again once the page has settled.
+    for (let attempt = 0; attempt < GO_BACK_ATTEMPTS && stuck(); attempt++) {
+      const failed = await p.goBack({ waitUntil: 'commit' }).then(
+        () => false,
+        () => true,
+      );
+      if (!failed || p.isClosed()) continue;
+      await p.waitForLoadState('load', { timeout: ERROR_PAGE_WAIT_MS }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, GO_BACK_RETRY_MS));
+    }
     if (!stuck()) return;
     if (this.pages.length > 1) await p.close().catch(() => undefined);
     else await p.goto('about:blank').catch(() => undefined);
